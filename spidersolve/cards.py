@@ -1,0 +1,84 @@
+"""Ranks, suits and card text (SPEC section 1).
+
+A card is a small int: ``suit * 16 + rank`` with rank 1 (ace) .. 13 (king)
+and suit 0..3 for S, H, D, C.  It fits in 6 bits, which the packed state
+relies on.  ``UNKNOWN`` (15) stands for a face-down card that is not known
+(``??`` in position text); 0 is never a card.
+
+>>> card_text(parse_card("10h"))
+'TH'
+"""
+
+from __future__ import annotations
+
+from .errors import SpiderError
+
+SUITS = "SHDC"
+RANKS = "A23456789TJQK"
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+RANK_NAMES = ("ace", "2", "3", "4", "5", "6", "7", "8", "9", "10",
+              "jack", "queen", "king")
+UNKNOWN = 15
+N_CARDS = 104
+
+_SYMBOLS = {"\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C",
+            "\u2664": "S", "\u2661": "H", "\u2662": "D", "\u2667": "C"}
+
+
+class CardError(SpiderError):
+    """A card's text is not a card."""
+
+
+def make_card(rank: int, suit: int) -> int:
+    return suit * 16 + rank
+
+
+def card_rank(card: int) -> int:
+    return card & 15
+
+
+def card_suit(card: int) -> int:
+    return card >> 4
+
+
+def card_text(card: int) -> str:
+    if card == UNKNOWN:
+        return "??"
+    return RANKS[card_rank(card) - 1] + SUITS[card_suit(card)]
+
+
+def card_words(card: int) -> str:
+    if card == UNKNOWN:
+        return "an unknown card"
+    return f"{RANK_NAMES[card_rank(card) - 1]} of {SUIT_NAMES[card_suit(card)]}"
+
+
+def parse_card(text: str, allow_unknown: bool = False) -> int:
+    """Read a card: ``AS``, ``10h``, ``T\u2665``; ``??`` when allowed."""
+    raw = text.strip()
+    if raw == "??":
+        if allow_unknown:
+            return UNKNOWN
+        raise CardError("'??' (an unknown card) is not allowed here")
+    if len(raw) < 2:
+        raise CardError(f"'{text}' is not a card")
+    rank_text, suit_text = raw[:-1].upper(), _SYMBOLS.get(raw[-1], raw[-1].upper())
+    if rank_text == "10":
+        rank_text = "T"
+    if len(rank_text) != 1 or rank_text not in RANKS:
+        raise CardError(f"'{text}' is not a card: unknown rank '{raw[:-1]}'")
+    if suit_text not in SUITS:
+        raise CardError(f"'{text}' is not a card: unknown suit '{raw[-1]}'")
+    return make_card(RANKS.index(rank_text) + 1, SUITS.index(suit_text))
+
+
+def ordered_deck(suits: int) -> list[int]:
+    """The 104-card deck for 1, 2 or 4 suits, before shuffling (SPEC 1)."""
+    return [make_card(k % 13 + 1, (k // 13) % suits) for k in range(N_CARDS)]
+
+
+def deck_counts(suits: int) -> dict[int, int]:
+    counts: dict[int, int] = {}
+    for card in ordered_deck(suits):
+        counts[card] = counts.get(card, 0) + 1
+    return counts

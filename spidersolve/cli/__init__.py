@@ -1,0 +1,1 @@
+"""The ``spidersolve`` command: a click group with one module per command."""

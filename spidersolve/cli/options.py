@@ -1,0 +1,47 @@
+"""Options and helpers shared by the commands."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ..errors import SpiderError
+from ..state import Game, Position, load_source, replay
+
+source_argument = click.argument("source", metavar="SOURCE")
+after_option = click.option("--after", "after", default="", metavar="LINE",
+                            help="Play these actions from SOURCE first (e.g. '1>8 deal').")
+json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+words_option = click.option("--words", is_flag=True, help="Say it in plain words.")
+
+
+def start_game(source: str, after: str = "") -> tuple[Game, str]:
+    """The game named by SOURCE, with the ``--after`` line played.
+
+    An illegal action in ``--after`` is an error naming its index and rule.
+    """
+    position, name = load_source(source)
+    game = Game.start(position)
+    if after.strip():
+        try:
+            game = replay(position, after)
+        except SpiderError as err:
+            raise SpiderError(f"--after: {err}") from None
+    return game, name
+
+
+def echo_json(obj) -> None:
+    click.echo(json.dumps(obj, sort_keys=False))
+
+
+def fail(message: str) -> None:
+    """Print one ``error:`` line on stderr and exit with status 2."""
+    click.echo(f"error: {message}", err=True)
+    raise SystemExit(2)
+
+
+def needs_full_knowledge(position: Position, what: str) -> None:
+    if position.has_unknown:
+        fail(f"the position has unknown face-down cards (??), so it cannot be {what} with full "
+             "knowledge: give the game code with --after LINE instead")

@@ -1,0 +1,186 @@
+"""Game codes (``SP1-S4C-AAAAAAD``), the splitmix64 shuffle, the layout, and
+PySolFC deal numbers (SPEC sections 3, 4 and 4a)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..cards import N_CARDS, make_card, ordered_deck
+from ..errors import SpiderError
+
+BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+MAX_DEAL = 2**35 - 1
+MASK64 = 2**64 - 1
+RULES = ("classic", "relaxed")
+
+
+class CodeError(SpiderError):
+    """A game code or a PySolFC deal name is malformed."""
+
+
+@dataclass(frozen=True)
+class GameCode:
+    """A deal named by suits, rules and deal number.
+
+    >>> GameCode.parse("sp1-s1r-aaaaaad")
+    GameCode.parse('SP1-S1C-AAAAAAD')
+    """
+
+    suits: int
+    rules: str
+    deal_number: int
+
+    def __post_init__(self):
+        if self.suits not in (1, 2, 4):
+            raise CodeError(f"suits must be 1, 2 or 4, not {self.suits}")
+        if self.rules not in RULES:
+            raise CodeError(f"rules must be classic or relaxed, not {self.rules!r}")
+        if not 0 <= self.deal_number <= MAX_DEAL:
+            raise CodeError(f"deal number must be 0 .. {MAX_DEAL}, not {self.deal_number}")
+        if self.suits == 1:
+            object.__setattr__(self, "rules", "classic")
+
+    @classmethod
+    def parse(cls, text: str) -> "GameCode":
+        raw = text.strip()
+        parts = raw.upper().split("-")
+        if not raw:
+            raise CodeError("empty game code")
+        if len(parts) != 3:
+            raise CodeError(f"game code '{raw}' must have three parts separated by '-', "
+                            "like SP1-S1C-AAAAAAD")
+        head, game, number = parts
+        if head != "SP1":
+            raise CodeError(f"game code '{raw}' must start with SP1, not '{parts[0]}'")
+        if not re.fullmatch(r"S[124][CR]", game):
+            raise CodeError(f"game code '{raw}': second part '{game}' must be S, then 1, 2 "
+                            "or 4 suits, then C (classic) or R (relaxed)")
+        if len(number) != 7:
+            raise CodeError(f"game code '{raw}': deal part '{number}' must be 7 base32 "
+                            f"characters, not {len(number)}")
+        bad = [ch for ch in number if ch not in BASE32]
+        if bad:
+            raise CodeError(f"game code '{raw}': '{bad[0]}' is not a base32 character "
+                            "(A-Z, 2-7)")
+        deal = 0
+        for ch in number:
+            deal = deal * 32 + BASE32.index(ch)
+        return cls(int(game[1]), "classic" if game[2] == "C" else "relaxed", deal)
+
+    def text(self) -> str:
+        digits = []
+        n = self.deal_number
+        for _ in range(7):
+            digits.append(BASE32[n % 32])
+            n //= 32
+        rule = "C" if self.rules == "classic" else "R"
+        return f"SP1-S{self.suits}{rule}-{''.join(reversed(digits))}"
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return f"GameCode.parse({self.text()!r})"
+
+    def deck(self) -> list[int]:
+        """The shuffled deck d[0..103] of SPEC section 4."""
+        return shuffled_deck(self.suits, self.deal_number)
+
+    def position(self):
+        from .position import Position
+        return Position.from_deck(self.suits, self.rules, self.deck())
+
+
+def splitmix64(state: int):
+    """Yield the splitmix64 sequence that starts at ``state``."""
+    while True:
+        state = (state + 0x9E3779B97F4A7C15) & MASK64
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        yield z ^ (z >> 31)
+
+
+def shuffled_deck(suits: int, deal_number: int) -> list[int]:
+    deck = ordered_deck(suits)
+    rng = splitmix64(deal_number)
+    for i in range(N_CARDS - 1, 0, -1):
+        j = next(rng) % (i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+# --- PySolFC ------------------------------------------------------------
+
+_PYSOL_SUITS = {1: "CCCC", 2: "CCHH", 4: "CSHD"}
+_PYSOL_TO_OURS = {1: {"C": 0}, 2: {"C": 0, "H": 1}, 4: {"S": 0, "H": 1, "D": 2, "C": 3}}
+
+
+@dataclass(frozen=True)
+class PysolDeal:
+    """A PySolFC Spider game: ``pysol:SUITS:NUMBER`` (SPEC 4a)."""
+
+    suits: int
+    number: str  # digits, or 'ms' + digits
+
+    @classmethod
+    def parse(cls, text: str) -> "PysolDeal":
+        raw = text.strip()
+        m = re.fullmatch(r"pysol:(\d+):(\S+)", raw, re.IGNORECASE)
+        if not m:
+            raise CodeError(f"'{raw}' is not a PySolFC deal: write pysol:SUITS:NUMBER, "
+                            "like pysol:4:14934")
+        suits = int(m.group(1))
+        if suits not in (1, 2, 4):
+            raise CodeError(f"'{raw}': suits must be 1, 2 or 4, not {suits}")
+        number = m.group(2).lower()
+        deal = cls(suits, number)
+        deal._generator()  # validates the number
+        return deal
+
+    def text(self) -> str:
+        return f"pysol:{self.suits}:{self.number}"
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def _generator(self):
+        from pysol_cards.random import LCRandom31, MTRandom
+
+        m = re.fullmatch(r"(ms)?(\d+)", self.number)
+        if not m:
+            raise CodeError(f"'{self.text()}': game number must be digits or ms + digits")
+        n = int(m.group(2))
+        if m.group(1):
+            if not 1 <= n < 2**33:
+                raise CodeError(f"'{self.text()}': ms numbers must be 1 .. 2^33 - 1")
+            return LCRandom31(n)
+        if 1 <= n < 32000:
+            return LCRandom31(n)
+        if 32000 <= n < 10**20:
+            return MTRandom(n)
+        raise CodeError(f"'{self.text()}': game number must be 1 .. 10^20 - 1, not {n}")
+
+    def position(self):
+        from .position import Position
+
+        cards = []
+        for _deck in range(2):
+            for suit_char in _PYSOL_SUITS[self.suits]:
+                for rank in range(1, 14):
+                    cards.append(make_card(rank, _PYSOL_TO_OURS[self.suits][suit_char]))
+        rng = self._generator()
+        rng.reset()
+        rng.shuffle(cards)
+        down: list[list[int]] = [[] for _ in range(10)]
+        up: list[list[int]] = [[] for _ in range(10)]
+        for _row in range(4):
+            for col in range(10):
+                down[col].append(cards.pop())
+        for col in (0, 3, 6, 9):
+            down[col].append(cards.pop())
+        for col in range(10):
+            up[col].append(cards.pop())
+        stock = list(reversed(cards))
+        return Position.make(self.suits, "classic", down, up, stock, ())

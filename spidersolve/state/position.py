@@ -1,0 +1,258 @@
+"""The ``Position`` value and its text form (SPEC section 8)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from ..cards import (SUIT_NAMES, SUITS, UNKNOWN, CardError, card_rank, card_suit,
+                     card_text, card_words, deck_counts, make_card, parse_card)
+from ..errors import SpiderError
+from .codes import RULES
+
+N_COLS = 10
+
+
+class PositionError(SpiderError):
+    """A position text, or a position built in code, breaks SPEC section 8."""
+
+
+def is_complete_run(cards) -> bool:
+    """True for exactly 13 cards K, Q, ..., A of one suit, bottom to top."""
+    if len(cards) != 13:
+        return False
+    suit = card_suit(cards[0])
+    return all(card_suit(c) == suit and card_rank(c) == 13 - i and c != UNKNOWN
+               for i, c in enumerate(cards))
+
+
+@dataclass(frozen=True)
+class Position:
+    """One position: the table, the stock and the runs removed.
+
+    ``down[c]`` and ``up[c]`` hold column c's face-down and face-up cards,
+    bottom to top; ``stock`` is in deal order; ``removed`` holds the suit of
+    each removed run in order of removal. Immutable and hashable.
+
+    >>> p = Position.from_text(GameCode.parse("SP1-S1C-AAAAAAD").position().to_text())
+    """
+
+    suits: int
+    rules: str
+    removed: tuple[int, ...]
+    stock: tuple[int, ...]
+    down: tuple[tuple[int, ...], ...]
+    up: tuple[tuple[int, ...], ...]
+
+    # -- construction --------------------------------------------------
+    @classmethod
+    def make(cls, suits, rules, down, up, stock, removed) -> "Position":
+        """Build and validate a position (errors name the problem)."""
+        pos = cls(suits, "classic" if suits == 1 else rules, tuple(removed), tuple(stock),
+                  tuple(tuple(col) for col in down), tuple(tuple(col) for col in up))
+        pos.validate()
+        return pos
+
+    @classmethod
+    def from_deck(cls, suits: int, rules: str, deck) -> "Position":
+        """Lay out a shuffled deck d[0..103] as SPEC section 3 says."""
+        piles: list[list[int]] = [[] for _ in range(N_COLS)]
+        for i in range(54):
+            piles[i % N_COLS].append(deck[i])
+        return cls.make(suits, rules, [p[:-1] for p in piles], [p[-1:] for p in piles],
+                        deck[54:], ())
+
+    # -- text ------------------------------------------------------------
+    @classmethod
+    def from_text(cls, text: str) -> "Position":
+        """Read position text; an error names the line and what is wrong."""
+        header = None
+        removed = stock = None
+        columns: dict[int, tuple[list[int], list[int]]] = {}
+        where: dict[str, int] = {}
+        for number, raw in enumerate(text.splitlines(), start=1):
+            line = raw.split("#", 1)[0].strip()
+            if not line:
+                continue
+            try:
+                if header is None:
+                    header = _parse_header(line)
+                    continue
+                key, sep, rest = line.partition(":")
+                if not sep:
+                    raise PositionError(f"expected 'removed:', 'stock:' or 'N:' and cards, "
+                                        f"got '{line}'")
+                key = key.strip().lower()
+                if key in where:
+                    raise PositionError(f"'{key}:' given twice (first on line {where[key]})")
+                where[key] = number
+                tokens = rest.split()
+                if key == "removed":
+                    removed = [_parse_suit(tok) for tok in tokens]
+                elif key == "stock":
+                    stock = [parse_card(tok) for tok in tokens]
+                elif key.isdigit() and 1 <= int(key) <= N_COLS:
+                    columns[int(key) - 1] = _parse_column(tokens)
+                else:
+                    raise PositionError(f"'{key}:' is not a line of a position "
+                                        "(removed, stock, or a column 1..10)")
+            except (PositionError, CardError) as err:
+                raise PositionError(f"line {number}: {err}") from None
+        if header is None:
+            raise PositionError("empty position: the first line must be like 'spider 4 classic'")
+        missing = [name for name, val in (("removed", removed), ("stock", stock)) if val is None]
+        missing += [f"{c + 1}" for c in range(N_COLS) if c not in columns]
+        if missing:
+            raise PositionError("missing line(s): " + ", ".join(f"'{m}:'" for m in missing))
+        suits, rules = header
+        down = [columns[c][0] for c in range(N_COLS)]
+        up = [columns[c][1] for c in range(N_COLS)]
+        try:
+            return cls.make(suits, rules, down, up, stock, removed)
+        except PositionError as err:
+            line = _line_of(str(err), where)
+            raise PositionError(f"line {line}: {err}" if line else str(err)) from None
+
+    def to_text(self) -> str:
+        lines = [f"spider {self.suits} {self.rules}",
+                 _joined("removed:", [SUITS[s] for s in self.removed]),
+                 _joined("stock:", [card_text(c) for c in self.stock])]
+        for c in range(N_COLS):
+            down = " ".join(card_text(x) for x in self.down[c])
+            up = " ".join(card_text(x) for x in self.up[c])
+            lines.append(f"{c + 1}: " + " ".join(part for part in (down, "|", up) if part))
+        return "\n".join(lines) + "\n"
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        return f"Position.from_text({self.to_text()!r})"
+
+    # -- checks ------------------------------------------------------------
+    def validate(self) -> None:
+        if self.suits not in (1, 2, 4):
+            raise PositionError(f"suits must be 1, 2 or 4, not {self.suits}")
+        if self.rules not in RULES:
+            raise PositionError(f"rules must be classic or relaxed, not {self.rules!r}")
+        if len(self.down) != N_COLS or len(self.up) != N_COLS:
+            raise PositionError("a position has 10 columns")
+        if len(self.stock) % 10:
+            raise PositionError(f"stock: {len(self.stock)} cards is not a multiple of 10")
+        if len(self.stock) > 50:
+            raise PositionError(f"stock: {len(self.stock)} cards is more than 5 deals")
+        if UNKNOWN in self.stock:
+            raise PositionError("stock: '??' may stand only among face-down cards")
+        for c in range(N_COLS):
+            if self.down[c] and not self.up[c]:
+                raise PositionError(f"column {c + 1}: face-down cards are not covered by a "
+                                    "face-up card")
+            if UNKNOWN in self.up[c]:
+                raise PositionError(f"column {c + 1}: '??' may stand only among face-down cards")
+            if len(self.up[c]) >= 13 and is_complete_run(self.up[c][-13:]):
+                raise PositionError(f"column {c + 1}: ends in a complete run K..A of "
+                                    f"{SUIT_NAMES[card_suit(self.up[c][-1])]}, which would "
+                                    "already have been removed")
+        self._validate_cards()
+
+    def _validate_cards(self) -> None:
+        deck = deck_counts(self.suits)
+        if len(self.removed) > 8:
+            raise PositionError(f"removed: {len(self.removed)} runs is more than 8")
+        seen = Counter(self.stock)
+        for c in range(N_COLS):
+            seen.update(self.down[c])
+            seen.update(self.up[c])
+        for suit in self.removed:
+            for rank in range(1, 14):
+                seen[make_card(rank, suit)] += 1
+        unknown = seen.pop(UNKNOWN, 0)
+        for card, count in sorted(seen.items()):
+            if card not in deck:
+                where = "removed" if any(card_suit(card) == s for s in self.removed) else "cards"
+                raise PositionError(f"{where}: {card_text(card)} is not in a "
+                                    f"{self.suits}-suit deck")
+            if count > deck[card]:
+                raise PositionError(f"cards: {card_text(card)} appears {count} times, the "
+                                    f"{self.suits}-suit deck has {deck[card]}")
+        total = sum(seen.values()) + unknown
+        if total != 104:
+            raise PositionError(f"cards: {total} cards with the removed runs, a deck has 104")
+
+    # -- queries -----------------------------------------------------------
+    @property
+    def has_unknown(self) -> bool:
+        return any(UNKNOWN in col for col in self.down)
+
+    @property
+    def relaxed(self) -> bool:
+        return self.rules == "relaxed"
+
+    def column(self, c: int) -> tuple[int, ...]:
+        return self.down[c] + self.up[c]
+
+    def words(self) -> str:
+        """The plain-words description of SPEC section 10."""
+        deals = len(self.stock) // 10
+        if self.removed:
+            names = ", ".join(SUIT_NAMES[s] for s in self.removed)
+            runs = f"{len(self.removed)} run{'s' if len(self.removed) != 1 else ''} removed ({names})"
+        else:
+            runs = "no runs removed"
+        parts = [f"Stock: {len(self.stock)} cards, {deals} deal{'s' if deals != 1 else ''} left; "
+                 f"{runs}."]
+        cols = []
+        for c in range(N_COLS):
+            if not self.down[c] and not self.up[c]:
+                cols.append(f"column {c + 1}: empty")
+                continue
+            up = ", ".join(card_words(x) for x in self.up[c])
+            if self.down[c]:
+                cols.append(f"column {c + 1}: {len(self.down[c])} face down, then {up}")
+            else:
+                cols.append(f"column {c + 1}: {up}")
+        text = "; ".join(cols)
+        return parts[0] + " " + text[0].upper() + text[1:] + "."
+
+
+def _joined(head: str, items) -> str:
+    return " ".join([head, *items]) if items else head
+
+
+def _parse_header(line: str):
+    tokens = line.lower().split()
+    if len(tokens) != 3 or tokens[0] != "spider":
+        raise PositionError(f"the first line must be like 'spider 4 classic', got '{line}'")
+    if tokens[1] not in ("1", "2", "4"):
+        raise PositionError(f"suits must be 1, 2 or 4, not '{tokens[1]}'")
+    if tokens[2] not in RULES:
+        raise PositionError(f"rules must be classic or relaxed, not '{tokens[2]}'")
+    return int(tokens[1]), tokens[2]
+
+
+def _parse_suit(token: str) -> int:
+    suit = token.upper()
+    if len(suit) != 1 or suit not in SUITS:
+        raise PositionError(f"'{token}' is not a suit (S, H, D or C)")
+    return SUITS.index(suit)
+
+
+def _parse_column(tokens):
+    if tokens.count("|") != 1:
+        raise PositionError("a column needs exactly one '|' between face-down and face-up cards")
+    bar = tokens.index("|")
+    down = [parse_card(tok, allow_unknown=True) for tok in tokens[:bar]]
+    up = []
+    for tok in tokens[bar + 1:]:
+        if tok == "??":
+            raise PositionError("'??' may stand only among face-down cards")
+        up.append(parse_card(tok))
+    return down, up
+
+
+def _line_of(message: str, where: dict[str, int]):
+    """The line a whole-position error belongs to, when it names one."""
+    head = message.split(":", 1)[0].strip()
+    if head.startswith("column "):
+        return where.get(head.split()[1])
+    return where.get(head)
