@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import importlib
 import sys
 
@@ -9,6 +10,9 @@ import click
 
 from .. import __version__
 from ..errors import SpiderError
+
+# click >= 8.2 raises this for a bare ``spidersolve``: show the help, not an error line.
+_NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
 
 # Command modules, each defining a click command named like the module.
 COMMANDS = ["deal", "actions", "replay", "perft", "code"]
@@ -24,8 +28,29 @@ class SpiderGroup(click.Group):
             click.echo(f"error: {err}", err=True)
             ctx.exit(2)
         except (OSError, MemoryError) as err:
+            if getattr(err, "errno", None) == errno.EPIPE:
+                raise  # a closed pipe (``| head``) is not an error; click quiets it
             click.echo(f"error: {err}", err=True)
             ctx.exit(2)
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        """Like click's, but a usage error is one ``error:`` line and status 2."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except _NO_ARGS_IS_HELP as err:
+            err.show()  # the help text, as click prints it
+            sys.exit(err.exit_code)
+        except click.ClickException as err:  # UsageError, BadParameter, ...
+            where = getattr(err, "ctx", None)
+            hint = f" (see '{where.command_path} --help')" if where is not None else ""
+            click.echo(f"error: {err.format_message()}{hint}", err=True)
+            sys.exit(2)
+        except click.Abort:
+            click.echo("error: interrupted", err=True)
+            sys.exit(130)
+        sys.exit(code if isinstance(code, int) else 0)
 
 
 @click.group(cls=SpiderGroup)

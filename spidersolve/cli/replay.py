@@ -1,0 +1,37 @@
+"""``spidersolve replay``: play a line and show where it ends."""
+
+from __future__ import annotations
+
+import click
+
+from ..state import replay as replay_line
+from ..state import load_source
+from .options import echo_json, json_option, source_argument
+
+
+@click.command("replay")
+@source_argument
+@click.argument("line", metavar="LINE")
+@json_option
+def replay(source, line, as_json):
+    """Replay LINE (actions separated by spaces, e.g. '1>8 8>7x2 deal') from SOURCE.
+
+    Prints the final position, then moves, score, runs removed and state
+    (won, lost or playing). An illegal action is an error that names its
+    index and the rule it breaks.
+    """
+    position, _name = load_source(source)
+    game = replay_line(position, line)
+    final = game.position
+    if as_json:
+        echo_json({"position": final.to_text(), "moves": game.moves, "score": game.score,
+                   "removed": len(final.removed), "state": game.state})
+        return
+    click.echo(final.to_text(), nl=False)
+    click.echo(f"moves: {game.moves}")
+    click.echo(f"score: {game.score}")
+    click.echo(f"removed: {len(final.removed)}")
+    click.echo(f"state: {game.state}")
+
+
+COMMANDS = [replay]
