@@ -1,0 +1,396 @@
+"""``spidersolve play``: the session class and the click command, driven by scripted input."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, namedtuple
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from spidersolve.cards import card_rank, card_text, ordered_deck, parse_card
+from spidersolve.cli.play import play
+from spidersolve.play import MAX_UNDO, PlaySession, click_action, fitting_action, hint_text
+from spidersolve.state import Action, Game, GameCode, Position, parse_line, replay
+
+VECTORS = Path(__file__).parent / "vectors"
+WINS = [json.loads(line) for line in (VECTORS / "wins.jsonl").read_text().splitlines()
+        if line.strip()]
+
+
+def win(code: str) -> dict:
+    return next(w for w in WINS if w["code"] == code)
+
+
+def position_text(up: dict[int, str], suits: int = 1, rules: str = "classic",
+                  stock_deals: int = 0, down: dict[int, str] | None = None) -> str:
+    """Position text with the face-up cards ``up`` (columns 1..10, bottom to top).
+
+    A column missing from ``up`` gets the highest card left, a king while
+    there is one (``""`` leaves it empty). The cards the deck has left fill ``stock_deals`` deals of stock, in card
+    order, and then go face down, in card order, under the highest-numbered
+    column without ``down`` of its own: tests do not move from that column.
+    """
+    up, down = dict(up), dict(down or {})
+    left = Counter(ordered_deck(suits))
+    given = " ".join(list(up.values()) + list(down.values())).split()
+    left.subtract(parse_card(t) for t in given if t != "??")
+    for c in range(1, 11):
+        if c not in up:
+            high = max((card for card in left if left[card] > 0),
+                       key=lambda card: (card_rank(card), left[card]))
+            up[c] = card_text(high)
+            left[high] -= 1
+            given.append(up[c])
+    rest = sorted(left.elements())[given.count("??"):]
+    stock, rest = rest[:10 * stock_deals], rest[10 * stock_deals:]
+    dump = max(c for c in up if up[c] and c not in down)
+    down[dump] = " ".join(card_text(c) for c in rest)
+    lines = [f"spider {suits} {rules}", "removed:",
+             " ".join(["stock:"] + [card_text(c) for c in stock])]
+    for c in range(1, 11):
+        lines.append(" ".join(f"{c}: {down.get(c, '')} | {up[c]}".split()))
+    return "\n".join(lines) + "\n"
+
+
+def session_for(text: str, **kw) -> PlaySession:
+    return PlaySession(Game.start(Position.from_text(text)), **kw)
+
+
+def run_cli(args, commands: list[str]):
+    result = CliRunner().invoke(play, args, input="".join(c + "\n" for c in commands))
+    return result
+
+
+# -- whole games ---------------------------------------------------------------
+def test_a_known_winning_line_typed_into_stdin_wins_with_the_recorded_score_and_moves():
+    game = win("SP1-S1C-AAAAAAD")
+    result = run_cli([game["code"]], game["line"].split())
+    assert result.exit_code == 0, result.output
+    assert "you won: all 8 runs removed in 89 moves, final score 1211" in result.output
+    assert game["moves"] == 89 and game["score"] == 1211
+    assert "refused" not in result.output
+    assert result.output.splitlines()[-1] == "line: " + game["line"]
+
+
+@pytest.mark.parametrize("code", [w["code"] for w in WINS])
+def test_every_recorded_win_played_through_the_session_ends_won(code):
+    game = win(code)
+    session = PlaySession(Game.start(GameCode.parse(code).position()))
+    # In a line 7>3 is one card; typed, it is the largest group that fits: x1 says one.
+    for action in parse_line(game["line"]):
+        out = session.handle(action.text() + ("x1" if action.n_cards == 1 else ""))
+        assert not out.startswith("refused"), out
+    assert session.finished and session.game.won
+    assert (session.game.moves, session.game.score) == (game["moves"], game["score"])
+    assert f"in {game['moves']} moves, final score {game['score']}" in out
+    assert session.line == game["line"]
+
+
+def test_input_after_the_win_is_not_read():
+    game = win("SP1-S1C-AAAAAAD")
+    result = run_cli([game["code"]], game["line"].split() + ["1>2", "help"])
+    assert "> 1>2" not in result.output
+    assert result.output.splitlines()[-1] == "line: " + game["line"]
+
+
+# -- undo ------------------------------------------------------------------------
+def test_undo_brings_back_a_removed_run_with_the_score_and_the_move_counter():
+    game = win("SP1-S1C-AAAAAAD")
+    start = GameCode.parse(game["code"]).position()
+    actions = parse_line(game["line"])
+    # The first action that removes a run.
+    k = next(i for i in range(1, len(actions) + 1)
+             if replay(start, actions[:i]).position.removed)
+    before = replay(start, actions[:k - 1])
+    session = PlaySession(before, actions[:k - 1])
+    out = session.handle(actions[k - 1].text())
+    assert "removed a run of spades (+100)" in out
+    assert session.game.score == max(0, before.score - 1) + 100
+    assert "removed: 1 run (S)" in out
+    out = session.handle("undo")
+    assert out.startswith(f"undid {actions[k - 1].text()}")
+    assert session.game == before
+    assert "removed: 0 runs" in out
+    assert f"moves: {before.moves} | score: {before.score}" in out
+    assert session.line == " ".join(a.text() for a in actions[:k - 1])
+
+
+def test_undo_takes_back_100_actions_and_the_101st_undo_has_nothing_more_to_undo():
+    # Column 1 holds a lone 5S with nothing under it and column 2 is empty: 1>2, 2>1, ...
+    text = position_text({1: "5S", 2: ""})
+    session = session_for(text)
+    for i in range(110):
+        out = session.handle("1>2" if i % 2 == 0 else "2>1")
+        assert not out.startswith("refused"), out
+    assert session.game.moves == 110
+    for i in range(MAX_UNDO):
+        assert session.handle("undo").startswith("undid ")
+    assert (session.game.moves, session.game.score) == (10, 490)
+    assert session.handle("undo").startswith("refused: nothing more to undo")
+    assert (session.game.moves, session.game.score) == (10, 490)
+    assert session.line == " ".join(["1>2", "2>1"] * 5)
+
+
+def test_undo_at_the_start_has_nothing_to_undo():
+    session = PlaySession(Game.start(GameCode.parse("SP1-S4C-AAAAAAD").position()))
+    assert session.handle("undo").startswith("refused: nothing more to undo")
+
+
+def test_line_after_quit_holds_the_after_actions_and_leaves_out_undone_ones():
+    game = win("SP1-S1C-AAAAAAD")
+    first = game["line"].split()
+    result = run_cli([game["code"], "--after", " ".join(first[:3])],
+                     [first[3], first[4], "undo", first[4], first[5], "undo", "undo", "undo",
+                      "undo", "quit", "help"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    # The fifth undo would reach into --after: refused.
+    assert "refused: nothing more to undo" in result.output
+    assert "> help" not in result.output
+    assert lines[-1] == "line: " + " ".join(first[:3])
+
+
+def test_line_at_the_end_of_input_holds_every_action_kept():
+    game = win("SP1-S1C-AAAAAAD")
+    first = game["line"].split()
+    result = run_cli([game["code"], "--after", first[0]], [first[1], "8>1", first[2]])
+    assert result.output.splitlines()[-1] == "line: " + " ".join(first[:3])
+
+
+def test_line_is_empty_when_nothing_was_played():
+    result = run_cli(["SP1-S4C-AAAAAAD"], ["quit"])
+    assert result.output.splitlines()[-1] == "line:"
+
+
+# -- the table -------------------------------------------------------------------
+def test_the_table_hides_face_down_cards_and_shows_counters():
+    session = PlaySession(Game.start(GameCode.parse("SP1-S4C-AAAAAAD").position()))
+    table = session.start().splitlines()
+    assert table[0] == ("stock: 50 cards, 5 deals left | removed: 0 runs | moves: 0 | "
+                        "score: 500")
+    assert table[1] == " 1: ## ## ## ## ## 2C"
+    assert table[10] == "10: ## ## ## ## 5D"
+    assert sum(row.count("##") for row in table) == 44
+
+
+def test_words_say_face_down_cards_only_as_a_count():
+    position = GameCode.parse("SP1-S4C-AAAAAAD").position()
+    session = PlaySession(Game.start(position), words=True)
+    out = session.start()
+    assert out.startswith("Stock: 50 cards, 5 deals left; no runs removed. "
+                          "Column 1: 5 face down, then 2 of clubs;")
+    assert out.endswith("Moves: 0; score: 500.")
+    assert "##" not in out
+    assert session.handle("1>8").splitlines()[-1].endswith("Moves: 1; score: 499.")
+
+
+def test_words_option_of_the_command():
+    result = run_cli(["SP1-S4C-AAAAAAD", "--words"], ["quit"])
+    assert result.output.startswith("Stock: 50 cards")
+
+
+def test_an_empty_column_is_shown_empty():
+    session = session_for(position_text({1: "5S", 2: ""}))
+    assert " 2: (empty)" in session.table().splitlines()
+
+
+# -- moves and their refusals ----------------------------------------------------------
+def test_move_without_a_count_takes_the_one_group_size_that_fits_the_card():
+    session = session_for(position_text({1: "9S 8S 7S 6S", 2: "8H"}, suits=2))
+    out = session.handle("1>2")
+    assert out.startswith("1>2x2: move 7S 6S from column 1 to column 2")
+
+
+def test_move_without_a_count_onto_an_empty_column_takes_the_whole_movable_group():
+    session = session_for(position_text({1: "KH 9S 8S 7S", 2: ""}, suits=2))
+    assert session.handle("1>2").startswith("1>2x3: move 9S 8S 7S from column 1 to column 2")
+
+
+def test_move_with_a_count_moves_exactly_that_many_cards():
+    session = session_for(position_text({1: "KH 9S 8S 7S", 2: ""}, suits=2))
+    assert session.handle("1>2x2").startswith("1>2x2: move 8S 7S from column 1 to column 2")
+
+
+REFUSALS = [
+    ("not one rank lower", {1: "5S", 2: "9H"}, "1>2",
+     "refused: 1>2: 5S is not one rank below 9H (the top card of column 2)"),
+    ("not one rank lower with a count", {1: "6S 5S", 2: "9H"}, "1>2x2",
+     "refused: 1>2x2: 6S is not one rank below 9H (the top card of column 2)"),
+    ("group of two suits under classic rules", {1: "7H 6S", 2: "8D"}, "1>2",
+     "refused: 1>2x2: the group 7H 6S is not one suit, as Classic rules require"),
+    ("group that does not descend", {1: "7H 9S", 2: "8D"}, "1>2x2",
+     "refused: 1>2x2: 9S is not one rank below 7H: the group is not a descending run"),
+    ("onto an ace", {1: "5S", 2: "AH"}, "1>2",
+     "refused: 1>2: nothing can go onto an ace (column 2 ends in AH)"),
+    ("from an empty column", {1: "5S", 2: ""}, "2>1",
+     "refused: column 2 is empty"),
+    ("onto itself", {1: "5S"}, "1>1",
+     "refused: a column cannot move onto itself"),
+    ("more cards than face up", {1: "5S"}, "1>2x3",
+     "refused: 1>2x3: column 1 has 1 face-up card, not 3"),
+    ("column out of range", {1: "5S"}, "11>2",
+     "refused: source column 11 is not 1..10"),
+    ("click with nothing to take the group", {1: "5S", 2: "9H", 3: "KD"}, "1",
+     "refused: nothing can take 5S from column 1: no other column ends in a 6, and no "
+     "column is empty"),
+    ("click with nothing to take a group", {1: "6S 5S", 2: "9H"}, "1",
+     "refused: nothing can take 6S 5S from column 1: no other column ends in a 6 or a 7 (one "
+     "rank above a card of the group), and no column is empty"),
+]
+
+
+@pytest.mark.parametrize("name, up, command, expected", REFUSALS, ids=[r[0] for r in REFUSALS])
+def test_a_refused_command_explains_its_rule_and_is_not_a_move(name, up, command, expected):
+    session = session_for(position_text(up, suits=4))
+    out = session.handle(command)
+    assert out.splitlines()[0] == expected
+    assert session.game.moves == 0 and session.game.score == 500 and session.line == ""
+    assert "moves: 0 | score: 500" in out
+
+
+def test_relaxed_rules_move_a_group_of_two_suits():
+    text = position_text({1: "7H 6S", 2: "8D"}, suits=4, rules="relaxed")
+    session = session_for(text)
+    assert session.handle("1>2").startswith("1>2x2: move 7H 6S from column 1 to column 2")
+
+
+def test_deal_is_refused_while_a_column_is_empty():
+    session = session_for(position_text({1: "5S", 2: ""}, stock_deals=2))
+    out = session.handle("deal")
+    assert out.splitlines()[0] == "refused: deal: no deal while a column is empty (column 2)"
+    assert session.game.moves == 0 and len(session.game.position.stock) == 20
+
+
+def test_deal_is_refused_when_the_stock_is_empty():
+    session = session_for(position_text({c: "23456789TJ"[c - 1] + "S" for c in range(1, 11)}))
+    assert session.handle("deal").splitlines()[0] == "refused: deal: the stock is empty"
+
+
+def test_a_position_with_no_legal_action_is_reported_lost():
+    # Eight aces and two kings on top, no empty column, no stock.
+    up = {c: "AS" for c in range(1, 9)} | {9: "KS", 10: "KS"}
+    session = session_for(position_text(up))
+    assert session.start().splitlines()[-1].startswith("no legal action is left: the game is "
+                                                        "lost")
+    assert not session.finished
+
+
+def test_the_move_that_leaves_no_legal_action_says_the_game_is_lost():
+    # 10>8 puts AS on 2S and turns up a king (the highest face-down card) in column 10.
+    up = {c: "AS" for c in range(1, 7)} | {7: "KS", 8: "2S", 9: "KS", 10: "AS"}
+    session = session_for(position_text(up))
+    assert "lost" not in session.start()
+    out = session.handle("10>8")
+    assert out.startswith("10>8: move AS from column 10 to column 8")
+    assert out.splitlines()[-2] == "10: ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## " \
+        "## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## " \
+        "## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## " \
+        "## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## KS"
+    assert out.splitlines()[-1] == ("no legal action is left: the game is lost (undo to go "
+                                    "back, or quit)")
+
+
+def test_unknown_commands_point_to_help():
+    session = PlaySession(Game.start(GameCode.parse("SP1-S4C-AAAAAAD").position()))
+    assert session.handle("jump") == "unknown command 'jump': type help for the commands"
+    assert "7>3x2" in session.handle("help")
+    assert session.game.moves == 0
+
+
+def test_score_shows_moves_and_score():
+    session = PlaySession(Game.start(GameCode.parse("SP1-S4C-AAAAAAD").position()))
+    session.handle("1>8")
+    assert session.handle("score").splitlines()[0] == "moves: 1, score: 499"
+
+
+# -- the click rule ------------------------------------------------------------------------
+def test_click_prefers_a_card_of_the_same_suit_over_a_lower_column_of_another_suit():
+    up = {1: "7S 6S 5S", 2: "8H", 5: "6S"}
+    position = Position.from_text(position_text(up, suits=2))
+    assert click_action(position, 0) == (Action(0, 4, 1), None)
+
+
+def test_click_same_suit_counts_the_bottom_card_of_the_group_that_fits():
+    up = {1: "7S 6S 5S", 2: "8H", 5: "8S"}
+    position = Position.from_text(position_text(up, suits=2))
+    assert click_action(position, 0) == (Action(0, 4, 3), None)
+
+
+def test_click_takes_any_suit_before_an_empty_column_and_the_lowest_column_among_equals():
+    up = {1: "7S 6S 5S", 3: "8H", 5: "6H", 6: ""}
+    position = Position.from_text(position_text(up, suits=2))
+    assert click_action(position, 0) == (Action(0, 2, 3), None)
+
+
+def test_click_uses_the_first_empty_column_for_the_whole_group_when_no_card_fits():
+    up = {1: "7S 6S 5S", 4: "", 7: ""}
+    position = Position.from_text(position_text(up, suits=2))
+    assert click_action(position, 0) == (Action(0, 3, 3), None)
+
+
+def test_typing_a_column_number_plays_the_click_rule():
+    up = {1: "7S 6S 5S", 2: "8H", 5: "6S"}
+    session = session_for(position_text(up, suits=2))
+    assert session.handle("1").startswith("1>5: move 5S from column 1 to column 5")
+
+
+def test_fitting_action_names_the_suit_rule_when_the_fitting_card_is_under_another_suit():
+    up = {1: "9H 8H 7S", 2: "9S"}
+    position = Position.from_text(position_text(up, suits=2))
+    action, reason = fitting_action(position, 0, 1)
+    assert action is None and "not one suit" in reason
+
+
+# -- the command line ----------------------------------------------------------------------
+def test_a_position_file_can_be_the_source(tmp_path):
+    up = {1: "7S 6S 5S", 2: "8H", 5: "6S"}
+    path = tmp_path / "click.txt"
+    path.write_text(position_text(up, suits=2))
+    result = run_cli([str(path)], ["1", "undo", "1>2"])
+    assert result.exit_code == 0, result.output
+    assert "> 1\n1>5: move 5S from column 1 to column 5" in result.output
+    assert "1>2x3: move 7S 6S 5S from column 1 to column 2" in result.output
+    assert result.output.splitlines()[-1] == "line: 1>2x3"
+
+
+def test_stdin_cannot_be_both_the_source_and_the_commands():
+    result = run_cli(["-"], [])
+    assert result.exit_code == 2
+    assert "SOURCE cannot be '-'" in result.output
+
+
+def test_an_illegal_after_line_is_an_error():
+    result = run_cli(["SP1-S4C-AAAAAAD", "--after", "1>2"], [])
+    assert result.exit_code == 2
+    assert "--after: action 1 (1>2)" in result.output
+
+
+def test_hint_is_refused_while_face_down_cards_are_unknown():
+    session = session_for(position_text({1: "5S"}, down={1: "?? ??"}))
+    assert session.handle("hint").startswith("refused: the solver needs every face-down card")
+
+
+def test_hint_text_says_the_status_and_the_action():
+    position = GameCode.parse("SP1-S4C-AAAAAAD").position()
+    action = Action.parse("1>8")
+    res = namedtuple("Res", "status action words line nodes seconds")
+    proven = hint_text(res("proven", action, None, [action] * 5, 1200, 0.25), position)
+    assert proven == ("hint: 1>8 (move 2C from column 1 to column 8); proven: it leads to a "
+                      "win in 5 actions (1200 nodes, 0.2 s)")
+    unproven = hint_text(res("unproven", action, "move it", None, 167000, 3.0), position)
+    assert unproven.startswith("hint: 1>8 (move it); unproven: no win found within 167000")
+    assert hint_text(res("lost", None, None, None, 10, 0.0), position).startswith(
+        "hint: lost: no winning line exists from here")
+
+
+def test_hint_for_the_last_move_of_a_won_game_is_proven():
+    game = win("SP1-S1C-AAAAAAD")
+    actions = parse_line(game["line"])
+    start = GameCode.parse(game["code"]).position()
+    session = PlaySession(replay(start, actions[:-1]), actions[:-1])
+    out = session.handle("hint")
+    assert out.splitlines()[0].startswith(f"hint: {actions[-1].text()} (")
+    assert "proven" in out.splitlines()[0] and "unproven" not in out.splitlines()[0]
+    assert session.game.moves == 88
