@@ -1,0 +1,283 @@
+"""Numba best-first search over the working board of ``state/_kernels.py``.
+
+Arrays the search keeps (all preallocated, doubled when full):
+
+- expanded nodes: ``node_packed[n]`` the 112-byte packed position of the
+  n-th position taken from the frontier, ``node_entry[n]`` its entry,
+  ``node_depth[n]`` its number of actions from the root;
+- entries (every distinct position generated): ``ent_parent[e]`` the
+  expanded node it was generated from (-1 for the root), ``ent_action[e]``
+  the action that made it;
+- the frontier: a binary min-heap of int64 keys ``priority << 32 | entry``,
+  so equal priorities leave newest first (deterministic);
+- the transposition table: open addressing on the 128-bit canonical hash
+  (``tt_lo``, ``tt_hi``; 0 marks a free slot), filled when a position is
+  first generated, so each position up to column symmetry is queued once.
+
+Nothing is pruned but positions already generated: when the frontier runs
+empty, every position reachable from the root has been expanded, and the
+deal is lost.  The order of expansion does not depend on the node limit, so
+budgets nest.
+"""
+
+import numpy as np
+from numba import njit
+
+from ..state._kernels import (BOARD_SIZE, CAP, DEAL, FD, JIT, LEN, MAX_ACTIONS, N_COLS, NREMOVED,
+                              NSTOCK, UNDO_SIZE, apply_action, column_stock_hash, column_zobrist,
+                              combine, gen_actions, pack, undo_action, unpack)
+
+PACKED_SIZE = 112
+PRIORITY_OFFSET = 1 << 30
+ENTRY_MASK = 0xFFFFFFFF  # equal priorities: the newest entry first
+
+# weights[i] for the terms of evaluate(), lower is better
+W_FACE_DOWN = 0
+W_BREAK = 1
+W_MIXED = 2
+W_EMPTY = 3
+W_REMOVED = 4
+W_DEAL_LEFT = 5
+W_DEPTH = 6
+W_DOWN_RUN = 7
+N_WEIGHTS = 8
+
+WON, LOST, UNKNOWN = 1, 2, 0
+
+
+@njit(**JIT)
+def evaluate(board, weights):
+    """The heuristic: an int, lower for positions nearer a win (no depth term)."""
+    face_down = 0
+    breaks = 0
+    mixed = 0
+    empty = 0
+    buried = 0
+    for c in range(N_COLS):
+        length = board[LEN + c]
+        if length == 0:
+            empty += 1
+            continue
+        fd = board[FD + c]
+        face_down += fd
+        base = c * CAP
+        for i in range(fd + 1, length):
+            lower = board[base + i - 1]
+            upper = board[base + i]
+            if (lower & 15) == (upper & 15) + 1:
+                if (lower >> 4) != (upper >> 4):
+                    mixed += 1
+            else:
+                breaks += 1
+        # face-down cards under a long face-up pile are harder to reach
+        if fd > 0:
+            buried += length - fd - 1
+    return (weights[W_FACE_DOWN] * face_down + weights[W_BREAK] * breaks
+            + weights[W_MIXED] * mixed - weights[W_EMPTY] * empty
+            - weights[W_REMOVED] * board[NREMOVED]
+            + weights[W_DEAL_LEFT] * (board[NSTOCK] // 10)
+            + weights[W_DOWN_RUN] * buried)
+
+
+@njit(**JIT)
+def _column_hashes(board, c, card_keys, stock_keys, out_lo, out_hi):
+    out_lo[c] = column_zobrist(board, c, card_keys, 0) ^ column_stock_hash(board, c, stock_keys, 0)
+    out_hi[c] = column_zobrist(board, c, card_keys, 1) ^ column_stock_hash(board, c, stock_keys, 1)
+
+
+@njit(**JIT)
+def _tt_insert(tt_lo, tt_hi, lo, hi):
+    """Insert the hash; True if it was not there. The table must have room."""
+    mask = tt_lo.shape[0] - 1
+    i = np.int64(lo & np.uint64(mask))
+    while True:
+        if tt_lo[i] == 0 and tt_hi[i] == 0:
+            tt_lo[i] = lo
+            tt_hi[i] = hi
+            return True
+        if tt_lo[i] == lo and tt_hi[i] == hi:
+            return False
+        i = (i + 1) & mask
+
+
+@njit(**JIT)
+def _tt_grow(tt_lo, tt_hi):
+    new_lo = np.zeros(tt_lo.shape[0] * 2, np.uint64)
+    new_hi = np.zeros(tt_lo.shape[0] * 2, np.uint64)
+    for i in range(tt_lo.shape[0]):
+        if tt_lo[i] != 0 or tt_hi[i] != 0:
+            _tt_insert(new_lo, new_hi, tt_lo[i], tt_hi[i])
+    return new_lo, new_hi
+
+
+@njit(**JIT)
+def _heap_push(heap, size, key):
+    i = size
+    heap[i] = key
+    while i > 0:
+        parent = (i - 1) >> 1
+        if heap[parent] <= key:
+            break
+        heap[i] = heap[parent]
+        i = parent
+    heap[i] = key
+    return size + 1
+
+
+@njit(**JIT)
+def _heap_pop(heap, size):
+    top = heap[0]
+    size -= 1
+    last = heap[size]
+    i = 0
+    while True:
+        child = 2 * i + 1
+        if child >= size:
+            break
+        if child + 1 < size and heap[child + 1] < heap[child]:
+            child += 1
+        if heap[child] >= last:
+            break
+        heap[i] = heap[child]
+        i = child
+    if size > 0:
+        heap[i] = last
+    return top
+
+
+@njit(**JIT)
+def _grow(arr):
+    out = np.empty(arr.shape[0] * 2, arr.dtype)
+    out[:arr.shape[0]] = arr
+    return out
+
+
+@njit(**JIT)
+def search(root, relaxed, node_limit, weights, card_keys, stock_keys, result):
+    """Best-first search from ``root`` (a working board).
+
+    Writes into ``result`` (int64[6]): verdict (WON, LOST, UNKNOWN), nodes
+    expanded, the expanded node the winning action was played from, that
+    action, and the entry with the best heuristic value generated, and that
+    value (for unproven hints).  Returns (node_entry, ent_parent, ent_action) to rebuild the line.
+    """
+    board = root.copy()
+    undo = np.empty(UNDO_SIZE, np.int32)
+    actions = np.empty(MAX_ACTIONS, np.int32)
+    col_lo = np.empty(N_COLS, np.uint64)
+    col_hi = np.empty(N_COLS, np.uint64)
+    tmp_lo = np.empty(N_COLS, np.uint64)
+    tmp_hi = np.empty(N_COLS, np.uint64)
+
+    node_cap = min(node_limit, 1 << 16) + 1
+    node_packed = np.empty((node_cap, PACKED_SIZE), np.uint8)
+    node_entry = np.empty(node_cap, np.int32)
+    node_depth = np.empty(node_cap, np.int32)
+    ent_parent = np.empty(1 << 16, np.int32)
+    ent_action = np.empty(1 << 16, np.int32)
+    # one frontier heap per number of deals left in the stock, served in turn
+    heaps = [np.empty(1 << 12, np.int64) for _ in range(6)]
+    sizes = np.zeros(6, np.int64)
+    turn = 0
+    tt_lo = np.zeros(1 << 17, np.uint64)
+    tt_hi = np.zeros(1 << 17, np.uint64)
+
+    for c in range(N_COLS):
+        _column_hashes(board, c, card_keys, stock_keys, col_lo, col_hi)
+    _tt_insert(tt_lo, tt_hi, combine(col_lo, board, 0), combine(col_hi, board, 1))
+    ent_parent[0] = -1
+    ent_action[0] = 0
+    n_entries = 1
+    n_tt = 1
+    level = root[NSTOCK] // 10
+    sizes[level] = _heap_push(heaps[level], 0, (np.int64(PRIORITY_OFFSET) << 32) | ENTRY_MASK)
+    waiting = 1
+    nodes = 0
+    result[0] = UNKNOWN
+    result[2] = -1
+    result[3] = -1
+    result[4] = -1
+    result[5] = 1 << 40
+    w_depth = weights[W_DEPTH]
+
+    while waiting > 0:
+        if nodes >= node_limit:
+            result[1] = nodes
+            return node_entry[:nodes], ent_parent[:n_entries], ent_action[:n_entries]
+        while sizes[turn] == 0:
+            turn = (turn + 1) % 6
+        key = _heap_pop(heaps[turn], sizes[turn])
+        sizes[turn] -= 1
+        waiting -= 1
+        turn = (turn + 1) % 6
+        entry = ENTRY_MASK - (key & ENTRY_MASK)
+        parent = ent_parent[entry]
+        if parent < 0:
+            board[:] = root
+            depth = 0
+        else:
+            unpack(node_packed[parent], board)
+            apply_action(board, ent_action[entry], undo)
+            depth = node_depth[parent] + 1
+        node = nodes
+        nodes += 1
+        if node >= node_packed.shape[0]:
+            grown = np.empty((node_packed.shape[0] * 2, PACKED_SIZE), np.uint8)
+            grown[:node_packed.shape[0]] = node_packed
+            node_packed = grown
+            node_entry = _grow(node_entry)
+            node_depth = _grow(node_depth)
+        pack(board, node_packed[node])
+        node_entry[node] = entry
+        node_depth[node] = depth
+
+        for c in range(N_COLS):
+            _column_hashes(board, c, card_keys, stock_keys, col_lo, col_hi)
+        count = gen_actions(board, relaxed, actions)
+        for i in range(count):
+            action = actions[i]
+            apply_action(board, action, undo)
+            if board[NREMOVED] == 8:
+                result[0] = WON
+                result[1] = nodes
+                result[2] = node
+                result[3] = action
+                return node_entry[:nodes], ent_parent[:n_entries], ent_action[:n_entries]
+            tmp_lo[:] = col_lo
+            tmp_hi[:] = col_hi
+            if action == DEAL:
+                for c in range(N_COLS):
+                    _column_hashes(board, c, card_keys, stock_keys, tmp_lo, tmp_hi)
+            else:
+                _column_hashes(board, action >> 12, card_keys, stock_keys, tmp_lo, tmp_hi)
+                _column_hashes(board, (action >> 8) & 15, card_keys, stock_keys, tmp_lo, tmp_hi)
+            lo = combine(tmp_lo, board, 0)
+            hi = combine(tmp_hi, board, 1)
+            if lo == 0 and hi == 0:
+                lo = np.uint64(1)
+            if 2 * (n_tt + 1) > tt_lo.shape[0]:
+                tt_lo, tt_hi = _tt_grow(tt_lo, tt_hi)
+            if _tt_insert(tt_lo, tt_hi, lo, hi):
+                n_tt += 1
+                if n_entries >= ent_parent.shape[0]:
+                    ent_parent = _grow(ent_parent)
+                    ent_action = _grow(ent_action)
+                ent_parent[n_entries] = node
+                ent_action[n_entries] = action
+                score = evaluate(board, weights)
+                if score < result[5]:
+                    result[4] = n_entries
+                    result[5] = score
+                priority = score + w_depth * (depth + 1) + PRIORITY_OFFSET
+                level = board[NSTOCK] // 10
+                if sizes[level] >= heaps[level].shape[0]:
+                    heaps[level] = _grow(heaps[level])
+                sizes[level] = _heap_push(heaps[level], sizes[level],
+                                          (np.int64(priority) << 32) | (ENTRY_MASK - n_entries))
+                waiting += 1
+                n_entries += 1
+            undo_action(board, undo)
+
+    result[0] = LOST
+    result[1] = nodes
+    return node_entry[:nodes], ent_parent[:n_entries], ent_action[:n_entries]

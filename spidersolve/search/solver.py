@@ -1,0 +1,122 @@
+"""``solve``: the bounded best-first search, its result, and the replay check."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import SpiderError
+from ..state import Action, Game, Position, load_source, replay
+from ..state.packed import CARD_KEYS, STOCK_KEYS, action_from_code, to_board
+from . import _kernels as K
+from .heuristic import DEFAULT_WEIGHTS
+from .verify import verify_win
+
+DEFAULT_NODES = 1_000_000
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """What a search found.
+
+    ``verdict`` is ``won``, ``lost`` or ``unknown`` (SPEC section 9);
+    ``nodes`` counts positions taken from the frontier and expanded. For a
+    win, ``line`` is the winning line (replayed with the reference rules
+    before it is returned), ``moves`` its length and ``score`` the final
+    score of the whole game (from the start of the source, ``--after``
+    included).
+    """
+
+    verdict: str
+    nodes: int
+    seconds: float
+    line: tuple[Action, ...] | None = None
+    moves: int | None = None
+    score: int | None = None
+
+    @property
+    def line_text(self) -> str | None:
+        return None if self.line is None else " ".join(a.text() for a in self.line)
+
+    def as_dict(self) -> dict:
+        return {"verdict": self.verdict, "nodes": self.nodes, "seconds": round(self.seconds, 4),
+                "line": self.line_text, "moves": self.moves, "score": self.score}
+
+
+def start_of(source, after: str = "") -> Game:
+    """A Game from a source text, a Position or a Game, with ``after`` played."""
+    if isinstance(source, Game):
+        game = source
+    elif isinstance(source, Position):
+        game = Game.start(source)
+    else:
+        game = Game.start(load_source(str(source))[0])
+    if after and after.strip():
+        game = replay(game.position, after, game)
+    return game
+
+
+class _Search:
+    """One run of the kernel and what it left behind to rebuild lines from."""
+
+    def __init__(self, game: Game, nodes: int, weights=None):
+        position = game.position
+        if nodes < 1:
+            raise SpiderError(f"the node limit must be at least 1, not {nodes}")
+        if position.has_unknown:
+            raise SpiderError("the position has unknown face-down cards (??) and cannot be "
+                              "solved with full knowledge: give the game code with --after "
+                              "LINE instead")
+        started = time.perf_counter()
+        weights = np.asarray(DEFAULT_WEIGHTS if weights is None else weights, np.int64)
+        self.result = np.zeros(6, np.int64)
+        self.node_entry, self.ent_parent, self.ent_action = K.search(
+            to_board(position, game.moves, game.score), position.relaxed, int(nodes), weights,
+            CARD_KEYS, STOCK_KEYS, self.result)
+        self.seconds = time.perf_counter() - started
+        self.verdict = {K.WON: "won", K.LOST: "lost", K.UNKNOWN: "unknown"}[int(self.result[0])]
+        self.nodes = int(self.result[1])
+
+    def _codes_to(self, node: int) -> list[int]:
+        """Action codes from the root to expanded node ``node``, last first."""
+        codes = []
+        while node > 0:
+            entry = self.node_entry[node]
+            codes.append(int(self.ent_action[entry]))
+            node = int(self.ent_parent[entry])
+        return codes
+
+    def winning_line(self) -> tuple[Action, ...]:
+        codes = [int(self.result[3])] + self._codes_to(int(self.result[2]))
+        return tuple(action_from_code(c) for c in reversed(codes))
+
+    def best_first_action(self) -> Action | None:
+        """The first action towards the best-valued position the search generated."""
+        entry = int(self.result[4])
+        if entry <= 0:
+            return None
+        codes = [int(self.ent_action[entry])] + self._codes_to(int(self.ent_parent[entry]))
+        return action_from_code(codes[-1])
+
+
+def solve(source, nodes: int = DEFAULT_NODES, after: str = "", weights=None) -> SolveResult:
+    """Search for a winning line from a source, Position or Game.
+
+    ``after`` is a line played from the source first. The node limit counts
+    positions expanded; budgets nest (a deal won with n nodes is won with
+    the same line at every limit >= n).
+
+    >>> solve("SP1-S1C-AAAAAAD").verdict
+    'won'
+    """
+    game = start_of(source, after)
+    if game.won:
+        return SolveResult("won", 0, 0.0, (), 0, game.score)
+    run = _Search(game, nodes, weights)
+    if run.verdict != "won":
+        return SolveResult(run.verdict, run.nodes, run.seconds)
+    line = run.winning_line()
+    final = verify_win(game, line)
+    return SolveResult("won", run.nodes, run.seconds, line, len(line), final.score)

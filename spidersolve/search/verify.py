@@ -1,0 +1,21 @@
+"""Every winning line is replayed with the reference rules before it is reported."""
+
+from __future__ import annotations
+
+from ..state import Game, replay
+
+
+class ReplayFailed(AssertionError):
+    """A line the search called winning does not win under the reference rules: a bug."""
+
+
+def verify_win(game: Game, line) -> Game:
+    """Replay ``line`` from ``game`` with the reference rules; it must win."""
+    try:
+        final = replay(game.position, line, game)
+    except ValueError as err:
+        raise ReplayFailed(f"the search's line is illegal under the reference rules: {err}") from err
+    if not final.won:
+        raise ReplayFailed(f"the search's line ends with {len(final.position.removed)} runs "
+                           "removed, not a win")
+    return final
