@@ -1,0 +1,96 @@
+"""``spidersolve batch``: solve a range of deals, one Parquet row per deal and setting."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..errors import SpiderError
+from ..stats.batch import (make_backend, parse_deals, parse_rules, parse_suits, plan,
+                           run_batch, settings)
+
+
+def node_count(text: str, option: str = "--nodes") -> int:
+    """``1000000``, ``1_000_000`` or ``1e6``."""
+    token = str(text).strip().replace("_", "").replace(",", "")
+    try:
+        value = float(token) if any(c in token for c in ".eE") else int(token)
+    except ValueError:
+        raise SpiderError(f"{option}: '{text}' is not a node count") from None
+    if value < 1 or value != int(value):
+        raise SpiderError(f"{option}: '{text}' is not a positive whole node count")
+    return int(value)
+
+
+@click.command("batch")
+@click.option("--suits", default="1", show_default=True, metavar="LIST",
+              help="Suit counts, comma-separated: 1, 2, 4.")
+@click.option("--rules", default="classic", show_default=True, metavar="LIST",
+              help="Rule variants, comma-separated: classic, relaxed (1 suit is always classic).")
+@click.option("--deals", required=True, metavar="RANGES",
+              help="Deal numbers: A:B (A up to B-1), N, or a comma list of both. With "
+                   "--source pysol, PySolFC game numbers.")
+@click.option("--source", type=click.Choice(["code", "pysol"]), default="code",
+              show_default=True, help="SP1 game codes, or PySolFC games (classic rules).")
+@click.option("--nodes", default="1000000", show_default=True, metavar="N",
+              help="Node limit per deal (positions expanded).")
+@click.option("--out", default="results", show_default=True, type=click.Path(file_okay=False),
+              help="Results directory (created; a rerun skips deals already done).")
+@click.option("--workers", type=int, default=None, metavar="N",
+              help="Worker processes [default: the number of CPUs]; 1 solves in this process.")
+@click.option("--scheduler", envvar="DASK_SCHEDULER_ADDRESS", default=None, metavar="ADDRESS",
+              help="Run on the Dask cluster at ADDRESS (env DASK_SCHEDULER_ADDRESS).")
+@click.option("--chunk", type=int, default=None, metavar="N",
+              help="Deals per chunk (one part file each) [default: from deals and workers].")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
+def batch(suits, rules, deals, source, nodes, out, workers, scheduler, chunk, quiet):
+    """Solve every deal of a range under each setting; write one row per deal.
+
+    Rows go to Parquet files in OUT (see docs/batch.md). Run the same command
+    again to finish an interrupted run: deals already done are skipped.
+    """
+    suit_list, rule_list = parse_suits(suits), parse_rules(rules)
+    deal_list, limit = parse_deals(deals), node_count(nodes)
+    if chunk is not None and chunk < 1:
+        raise SpiderError(f"--chunk: at least 1 deal per chunk, not {chunk}")
+    tasks = plan(source, suit_list, rule_list, deal_list, limit)
+    backend = make_backend(workers, scheduler)
+    meta = {"command": "spidersolve " + " ".join(sys.argv[1:]) if sys.argv else "",
+            "source": source, "suits": suit_list, "rules": rule_list, "deals": deals,
+            "settings": [f"{s.suits} {s.rules}" for s in settings(source, suit_list, rule_list)],
+            "node_limit": limit, "backend": backend.name,
+            "workers": getattr(backend, "slots", 1) if not scheduler else None,
+            "scheduler": scheduler}
+
+    from tqdm import tqdm
+
+    bar = None
+
+    def on_start(planned, skipped):
+        nonlocal bar
+        bar = tqdm(total=planned, initial=skipped, unit="deal", file=sys.stderr,
+                   disable=quiet, dynamic_ncols=True, desc="batch")
+        bar.set_postfix(won=0, lost=0, unknown=0)
+
+    tally = {"won": 0, "lost": 0, "unknown": 0}
+
+    def on_chunk(rows):
+        for row in rows:
+            tally[row["verdict"]] += 1
+        bar.set_postfix(tally)
+        bar.update(len(rows))
+
+    try:
+        report = run_batch(tasks, out, backend, chunk=chunk, settings_meta=meta,
+                           on_start=on_start, on_chunk=on_chunk)
+    finally:
+        if bar is not None:
+            bar.close()
+    if not quiet:
+        click.echo(f"{report.planned} deals planned, {report.skipped} already done, "
+                   f"{report.solved} solved now: won {report.won}, lost {report.lost}, "
+                   f"unknown {report.unknown} in {report.seconds:.1f} s -> {report.out}")
+
+
+COMMANDS = [batch]

@@ -1,0 +1,76 @@
+"""``spidersolve stats`` and ``spidersolve hints``: read batch results."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from ..errors import SpiderError
+from ..stats.hints import hints_frame
+from ..stats.store import load_results
+from ..stats.winrates import DEFAULT_BY, parse_budgets, parse_by, render, stats_flat, stats_json
+
+results_argument = click.argument("results", metavar="RESULTS")
+
+
+@click.command("stats")
+@results_argument
+@click.option("--by", "by", default=",".join(DEFAULT_BY), show_default=True, metavar="COLUMNS",
+              help="Group by these columns (source, suits, rules, node_limit, version); "
+                   "the node limit is always one.")
+@click.option("--budgets", default="", metavar="LIST",
+              help="Also give the win rate within these smaller node budgets, e.g. "
+                   "167000,500000 (from the node counts of the same run).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: one object per group.")
+@click.option("--csv", "as_csv", is_flag=True, help="Print CSV: one line per group.")
+@click.option("--plot", type=click.Path(dir_okay=False), default=None, metavar="FILE.png",
+              help="Draw win rate against node budget to FILE.png and the nodes per won "
+                   "deal to FILE-nodes.png.")
+def stats(results, by, budgets, as_json, as_csv, plot):
+    """Win rates of the batch results in RESULTS (a directory or a .parquet file).
+
+    Per group: deals, won, lost, unknown; the win rate's lower bound won/N
+    with its Wilson 95% interval and its upper bound 1 - lost/N; median and
+    95th percentile of nodes and seconds over all deals.
+    """
+    if as_json and as_csv:
+        raise SpiderError("--json and --csv: choose one")
+    keys = parse_by(by)
+    budget_list = parse_budgets(budgets)
+    frame = load_results(results)
+    if as_json:
+        click.echo(json.dumps(stats_json(frame, keys, budget_list), indent=1))
+    elif as_csv:
+        click.echo(stats_flat(frame, keys, budget_list).to_csv(index=False), nl=False)
+    else:
+        click.echo(render(frame, keys, budget_list))
+    if plot:
+        from ..stats.plots import save_plots
+
+        paths = save_plots(frame, plot, keys)
+        click.echo("plots: " + ", ".join(str(p) for p in paths), err=as_json or as_csv)
+
+
+@click.command("hints")
+@results_argument
+@click.option("--out", default="-", show_default=True, type=click.Path(dir_okay=False,
+                                                                      allow_dash=True),
+              help="CSV file to write ('-' for standard output).")
+def hints(results, out):
+    """First action of each deal's winning line, in notation and in words.
+
+    One CSV row per result: code, suits, rules, node_limit, verdict, proven,
+    first_action, first_action_words, moves. A deal not won within its limit
+    has no proven hint: proven is false and the action is empty.
+    """
+    frame = hints_frame(load_results(results))
+    if out == "-":
+        frame.to_csv(sys.stdout, index=False)
+        return
+    frame.to_csv(out, index=False)
+    click.echo(f"{len(frame)} hints ({int(frame['proven'].sum())} proven) -> {out}")
+
+
+COMMANDS = [stats, hints]

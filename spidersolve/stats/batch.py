@@ -1,0 +1,406 @@
+"""Batch runs: solve a range of deals under several settings, one row per deal.
+
+The plan is a sorted list of tasks (source, suits, rules, deal, node limit).
+Tasks already in the result store are skipped, the rest are cut into chunks
+and sent to a backend; each finished chunk is written as its own part file
+(see :mod:`spidersolve.stats.store`), so a run can be killed and started
+again at any moment and every deal ends up in the results exactly once.
+
+Backends, all with the same results (bar the ``seconds`` and ``time`` columns):
+
+- ``InlineBackend``: this process, one deal after another (``--workers 1``);
+- ``PoolBackend``: a pool of worker processes started with ``spawn``;
+- ``DaskBackend``: a Dask distributed cluster, through ``distributed.Client``.
+
+>>> tasks = plan("code", [1], ["classic"], range(0, 4), nodes=2000)
+>>> [t.code for t in tasks]
+['SP1-S1C-AAAAAAA', 'SP1-S1C-AAAAAAB', 'SP1-S1C-AAAAAAC', 'SP1-S1C-AAAAAAD']
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import platform
+import time
+import uuid
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from typing import Callable, Iterable, Iterator
+
+from .. import __version__
+from ..errors import SpiderError
+from ..state.codes import MAX_DEAL, RULES, GameCode, PysolDeal
+from .store import ResultStore
+
+SOURCES = ("code", "pysol")
+MAX_PYSOL = 10**20 - 1
+
+
+# -- arguments ---------------------------------------------------------------
+
+def parse_suits(text: str) -> list[int]:
+    """``"1,2,4"`` -> ``[1, 2, 4]``; anything but 1, 2 and 4 is an error."""
+    out = []
+    for token in _tokens(text, "--suits"):
+        if token not in ("1", "2", "4"):
+            raise SpiderError(f"--suits: '{token}' is not a suit count (1, 2 or 4)")
+        if int(token) not in out:
+            out.append(int(token))
+    return sorted(out)
+
+
+def parse_rules(text: str) -> list[str]:
+    """``"classic,relaxed"`` -> ``["classic", "relaxed"]``."""
+    out = []
+    for token in _tokens(text, "--rules"):
+        rules = token.lower()
+        if rules not in RULES:
+            raise SpiderError(f"--rules: '{token}' is not a rule variant (classic or relaxed)")
+        if rules not in out:
+            out.append(rules)
+    return sorted(out)
+
+
+def parse_deals(text: str) -> list[int]:
+    """Deal numbers from ``"A:B"`` (A up to B-1), ``"N"`` or a comma list of both.
+
+    >>> parse_deals("0:3,7")
+    [0, 1, 2, 7]
+    """
+    out: set[int] = set()
+    for token in _tokens(text, "--deals"):
+        try:
+            if ":" in token:
+                start_text, stop_text = token.split(":", 1)
+                start, stop = int(start_text), int(stop_text)
+                if stop <= start:
+                    raise SpiderError(f"--deals: '{token}' is an empty range (A:B means deals "
+                                      "A up to B-1, so B must be above A)")
+                out.update(range(start, stop))
+            else:
+                out.add(int(token))
+        except ValueError:
+            raise SpiderError(f"--deals: '{token}' is not a deal number or a range A:B") from None
+    return sorted(out)
+
+
+def _tokens(text: str, option: str) -> list[str]:
+    tokens = [t.strip() for t in str(text).split(",") if t.strip()]
+    if not tokens:
+        raise SpiderError(f"{option}: nothing given")
+    return tokens
+
+
+@dataclass(frozen=True, order=True)
+class Setting:
+    """One game variant of a run: where the deals come from, suits and rules."""
+
+    source: str
+    suits: int
+    rules: str
+
+
+def settings(source: str, suits: Iterable[int], rules: Iterable[str]) -> list[Setting]:
+    """The distinct settings; 1 suit relaxed is 1 suit classic, so it is kept once."""
+    if source not in SOURCES:
+        raise SpiderError(f"--source: '{source}' is not a deal source (code or pysol)")
+    rules = list(rules)
+    if source == "pysol" and "relaxed" in rules:
+        raise SpiderError("--source pysol: PySolFC's Spider games use classic rules only")
+    seen = {Setting(source, s, "classic" if s == 1 else r) for s in suits for r in rules}
+    return sorted(seen)
+
+
+@dataclass(frozen=True, order=True)
+class Task:
+    """One deal to solve. Sorts in the order of the results table."""
+
+    source: str
+    suits: int
+    rules: str
+    node_limit: int
+    deal: int
+
+    @property
+    def code(self) -> str:
+        if self.source == "pysol":
+            return PysolDeal(self.suits, str(self.deal)).text()
+        return GameCode(self.suits, self.rules, self.deal).text()
+
+    @property
+    def key(self) -> tuple[str, str, int]:
+        return (self.source, self.code, self.node_limit)
+
+    def position(self):
+        if self.source == "pysol":
+            return PysolDeal.parse(self.code).position()
+        return GameCode(self.suits, self.rules, self.deal).position()
+
+
+def plan(source: str, suits: Iterable[int], rules: Iterable[str], deals: Iterable[int],
+         nodes: int) -> list[Task]:
+    """Every task of a run, sorted, after checking the deal numbers and the limit."""
+    deals = sorted(set(deals))
+    if not deals:
+        raise SpiderError("--deals: no deals given")
+    if nodes < 1:
+        raise SpiderError(f"--nodes: the node limit must be at least 1, not {nodes}")
+    low, high = (1, MAX_PYSOL) if source == "pysol" else (0, MAX_DEAL)
+    for deal in (deals[0], deals[-1]):
+        if not low <= deal <= high:
+            what = "PySolFC game numbers" if source == "pysol" else "deal numbers"
+            raise SpiderError(f"--deals: {what} run from {low} to {high}, not {deal}")
+    return sorted(Task(s.source, s.suits, s.rules, nodes, d)
+                  for s in settings(source, suits, rules) for d in deals)
+
+
+# -- solving -----------------------------------------------------------------
+
+def _default_solver():
+    from ..search import solve
+    return solve
+
+
+def utc_now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def solve_task(task: Task, solver: Callable | None = None) -> dict:
+    """Solve one deal and return its result row."""
+    solve = solver or _default_solver()
+    result = solve(task.position(), nodes=task.node_limit)
+    won = result.verdict == "won"
+    line = list(result.line) if won and result.line is not None else None
+    return {
+        "source": task.source,
+        "code": task.code,
+        "suits": task.suits,
+        "rules": task.rules,
+        "deal": task.deal,
+        "node_limit": task.node_limit,
+        "verdict": result.verdict,
+        "nodes": int(result.nodes),
+        "seconds": float(result.seconds),
+        "moves": int(result.moves) if won else None,
+        "score": int(result.score) if won else None,
+        "first_action": line[0].text() if line else None,
+        "line": " ".join(a.text() for a in line) if line is not None else None,
+        "version": __version__,
+        "time": utc_now(),
+    }
+
+
+def solve_chunk(tasks: list[Task], solver: Callable | None = None) -> list[dict]:
+    """Solve a chunk of deals (the unit of work sent to a backend)."""
+    return [solve_task(task, solver) for task in tasks]
+
+
+# -- backends ------------------------------------------------------------------
+
+class InlineBackend:
+    """Solve in this process, chunk after chunk."""
+
+    name = "inline"
+    slots = 1
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def map(self, fn, chunks, **kwargs) -> Iterator[list[dict]]:
+        for chunk in chunks:
+            yield fn(chunk, **kwargs)
+
+
+class PoolBackend:
+    """A pool of worker processes; results come back as chunks finish.
+
+    Workers are started with ``spawn``, so nothing depends on state forked
+    from the parent (numba and threads do not survive a fork well).
+    """
+
+    name = "processes"
+
+    def __init__(self, workers: int):
+        if workers < 1:
+            raise SpiderError(f"--workers: at least 1 worker, not {workers}")
+        self.slots = workers
+        self._pool = None
+
+    def __enter__(self):
+        self._pool = ProcessPoolExecutor(max_workers=self.slots,
+                                         mp_context=multiprocessing.get_context("spawn"))
+        return self
+
+    def __exit__(self, exc_type, *exc):
+        # On an error or ^C, do not wait for chunks that have not started.
+        self._pool.shutdown(wait=exc_type is None, cancel_futures=True)
+        return False
+
+    def map(self, fn, chunks, **kwargs) -> Iterator[list[dict]]:
+        futures = [self._pool.submit(fn, chunk, **kwargs) for chunk in chunks]
+        try:
+            for future in as_completed(futures):
+                yield future.result()
+        except BrokenProcessPool as err:
+            raise SpiderError(f"a worker process died ({err}); the chunks finished are "
+                              "saved: run the same command again to go on") from None
+
+
+class DaskBackend:
+    """A Dask distributed cluster at ``address`` (or a ``distributed.Client``).
+
+    Every worker needs spidersolve installed, the same version.
+    """
+
+    name = "dask"
+
+    def __init__(self, address=None, client=None):
+        self.address = address
+        self._given = client
+        self._client = None
+        self.slots = 1
+
+    def __enter__(self):
+        from distributed import Client
+
+        if self._given is not None:
+            self._client = self._given
+        else:
+            try:
+                self._client = Client(self.address, timeout="20s")
+            except (OSError, TimeoutError) as err:
+                raise SpiderError(f"--scheduler: cannot reach the Dask scheduler at "
+                                  f"'{self.address}': {err}") from None
+        self.slots = max(1, sum(self._client.nthreads().values()))
+        return self
+
+    def __exit__(self, *exc):
+        if self._given is None and self._client is not None:
+            self._client.close()
+        return False
+
+    def map(self, fn, chunks, **kwargs) -> Iterator[list[dict]]:
+        from distributed import as_completed as dask_completed
+
+        chunks = list(chunks)
+        if not chunks:
+            return
+        futures = self._client.map(fn, chunks, pure=False, **kwargs)
+        try:
+            for future in dask_completed(futures):
+                yield future.result()
+        finally:
+            self._client.cancel(futures)
+
+
+def make_backend(workers: int | None = None, scheduler: str | None = None):
+    """The backend a run asks for: Dask with a scheduler, else processes or inline."""
+    if scheduler:
+        return DaskBackend(scheduler)
+    if workers is None:
+        workers = os.cpu_count() or 1
+    if workers < 1:
+        raise SpiderError(f"--workers: at least 1 worker, not {workers}")
+    return InlineBackend() if workers == 1 else PoolBackend(workers)
+
+
+# -- the run -----------------------------------------------------------------
+
+@dataclass
+class BatchReport:
+    """What a run did: tasks planned, skipped (already done) and solved now."""
+
+    planned: int
+    skipped: int
+    solved: int = 0
+    won: int = 0
+    lost: int = 0
+    unknown: int = 0
+    seconds: float = 0.0
+    out: str = ""
+    run: dict = field(default_factory=dict)
+
+
+def versions() -> dict:
+    import numba
+    import numpy
+    import pandas
+    import pyarrow
+
+    return {"spidersolve": __version__, "python": platform.python_version(),
+            "numpy": numpy.__version__, "numba": numba.__version__,
+            "pandas": pandas.__version__, "pyarrow": pyarrow.__version__,
+            "platform": platform.platform()}
+
+
+def chunk_size_for(todo: int, slots: int) -> int:
+    """Small enough to spread over the workers and to lose little on a kill."""
+    return max(1, min(32, math.ceil(todo / (slots * 8)))) if todo else 1
+
+
+def run_batch(tasks: list[Task], out, backend=None, *, chunk: int | None = None,
+              settings_meta: dict | None = None, solver: Callable | None = None,
+              on_start: Callable[[int, int], None] | None = None,
+              on_chunk: Callable[[list[dict]], None] | None = None) -> BatchReport:
+    """Solve every task not yet in the store at ``out``; write part files as chunks finish.
+
+    Parameters
+    ----------
+    tasks : the plan (see :func:`plan`).
+    out : the results directory; created if needed.
+    backend : ``InlineBackend()`` (default), ``PoolBackend(n)`` or ``DaskBackend(address)``.
+    chunk : deals per chunk; by default from the number of tasks and workers.
+    settings_meta : the run's settings, stored in every file's metadata.
+    solver : a picklable function like ``spidersolve.search.solve`` (the default).
+    on_start : called with (tasks planned, tasks already done) before solving.
+    on_chunk : called with each finished chunk's rows after they are written.
+
+    Returns
+    -------
+    BatchReport
+        Counts of this run; the rows are in the store (``load_results(out)``).
+    """
+    started = time.perf_counter()
+    store = ResultStore(out)
+    store.open_for_writing()
+    done = set()
+    if store.exists():
+        existing = store.load()
+        done = set(zip(existing["source"], existing["code"], existing["node_limit"].astype(int)))
+    todo = [t for t in sorted(set(tasks)) if t.key not in done]
+    report = BatchReport(planned=len(set(tasks)), skipped=len(set(tasks)) - len(todo),
+                         out=str(store.path))
+    if on_start:
+        on_start(report.planned, report.skipped)
+    backend = backend or InlineBackend()
+    run = {"run_id": time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + "-" + uuid.uuid4().hex[:8],
+           "started": utc_now(), "settings": dict(settings_meta or {}), "versions": versions(),
+           "backend": backend.name}
+    report.run = run
+    if todo:
+        with backend:
+            size = chunk or chunk_size_for(len(todo), backend.slots)
+            run["settings"]["chunk"] = size
+            chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
+            extra = {"solver": solver} if solver is not None else {}
+            for seq, rows in enumerate(backend.map(solve_chunk, chunks, **extra)):
+                store.write_part(rows, run, seq)
+                for row in rows:
+                    report.solved += 1
+                    setattr(report, row["verdict"], getattr(report, row["verdict"]) + 1)
+                if on_chunk:
+                    on_chunk(rows)
+    store.compact()
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def report_dict(report: BatchReport) -> dict:
+    return asdict(report)

@@ -1,0 +1,39 @@
+"""Hints from batch results: the first action of each deal's winning line.
+
+A hint is proven when the deal was won: its first action starts a winning
+line of the length given. A lost or unknown deal gets no action; the row
+says so (``proven`` false) and gives the verdict.
+
+>>> hints = hints_frame(load_results("results/"))   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ..state import Action, load_source
+
+HINT_COLUMNS = ["code", "suits", "rules", "node_limit", "verdict", "proven", "first_action",
+                "first_action_words", "moves"]
+
+
+def hint_row(row) -> dict:
+    """One hint: the action in notation and in words (read from the rebuilt start position)."""
+    proven = row["verdict"] == "won" and row["first_action"] is not None
+    action_text = row["first_action"] if proven else None
+    words = None
+    if action_text:
+        position, _name = load_source(row["code"])
+        words = Action.parse(action_text).words(position)
+    return {"code": row["code"], "suits": int(row["suits"]), "rules": row["rules"],
+            "node_limit": int(row["node_limit"]), "verdict": row["verdict"], "proven": proven,
+            "first_action": action_text, "first_action_words": words,
+            "moves": int(row["moves"]) if proven else None}
+
+
+def hints_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """One hint per result row, in the order of the results."""
+    records = [hint_row(row) for row in frame.to_dict(orient="records")]
+    out = pd.DataFrame.from_records(records, columns=HINT_COLUMNS)
+    out["moves"] = out["moves"].astype("Int64")
+    return out

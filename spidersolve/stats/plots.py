@@ -1,0 +1,176 @@
+"""Figures of batch results (matplotlib, drawn without pyplot on the Agg canvas).
+
+- :func:`winrate_figure`: win rate against node budget (log x), one colour per
+  group (suit count and rule variant): the lower bound ``won / N`` as a solid
+  step line with its Wilson 95% band, and the upper bound ``1 - lost / N``
+  dashed. Two lines per group; the legend names each group once (solid line).
+- :func:`nodes_figure`: the distribution of nodes per won deal (log bins),
+  one step histogram per group.
+- :func:`lines_figure`: the distributions of line length and final score of
+  the won deals, one step histogram per group in each of two panels.
+
+``save_plots(frame, "winrates.png")`` writes the first figure there and the
+second beside it as ``winrates-nodes.png``.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
+
+from .winrates import _groups, curve, group_keys
+
+PLOT_BY = ("source", "suits", "rules")
+
+
+def _label(labels: dict, keys: list[str], many_limits: bool, many_sources: bool) -> str:
+    parts = []
+    if "source" in labels and (many_sources or labels["source"] != "code"):
+        parts.append(str(labels["source"]))
+    if "suits" in labels:
+        parts.append(f"{labels['suits']} suit{'s' if labels['suits'] != 1 else ''}")
+    if "rules" in labels:
+        parts.append(str(labels["rules"]))
+    for k in keys:
+        if k not in ("source", "suits", "rules", "node_limit"):
+            parts.append(f"{k} {labels[k]}")
+    if many_limits:
+        parts.append(f"limit {labels['node_limit']:,}")
+    return ", ".join(parts) or "all deals"
+
+
+def _labelled_groups(frame: pd.DataFrame, by):
+    keys, groups = _groups(frame, by)
+    many_limits = frame["node_limit"].nunique() > 1 if not frame.empty else False
+    many_sources = frame["source"].nunique() > 1 if not frame.empty else False
+    return [(_label(labels, keys, many_limits, many_sources), rows) for labels, rows in groups]
+
+
+def _title(frame: pd.DataFrame, what: str) -> str:
+    limits = sorted(int(x) for x in frame["node_limit"].unique()) if not frame.empty else []
+    budget = " / ".join(f"{x:,}" for x in limits) or "-"
+    return f"{what}\n{len(frame):,} results, node budget {budget}"
+
+
+def _new_figure(**kwargs) -> Figure:
+    fig = Figure(**kwargs)
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _first_budget(frame: pd.DataFrame) -> int:
+    """A round budget below every decided deal, where all curves start."""
+    decided = frame.loc[frame["verdict"].isin(["won", "lost"]), "nodes"].astype("int64")
+    candidates = [max(1, int(frame["node_limit"].min()) // 10)]
+    if len(decided):
+        candidates.append(int(decided.min()))
+    low = min(candidates)
+    return int(10 ** math.floor(math.log10(max(1, low))))
+
+
+def winrate_figure(frame: pd.DataFrame, by=PLOT_BY) -> Figure:
+    """Win rate against node budget: lower bound with Wilson band, and upper bound."""
+    fig = _new_figure(figsize=(8, 5), layout="constrained")
+    ax = fig.add_subplot()
+    start = _first_budget(frame) if not frame.empty else 1
+    for i, (label, rows) in enumerate(_labelled_groups(frame, by)):
+        points = curve(rows, [start])
+        colour = f"C{i % 10}"
+        x = points["budget"].to_numpy()
+        ax.fill_between(x, points["win_low_ci_low"], points["win_low_ci_high"], step="post",
+                        color=colour, alpha=0.15, linewidth=0)
+        ax.step(x, points["win_low"], where="post", color=colour, label=f"{label} (N={len(rows)})")
+        ax.step(x, points["win_high"], where="post", color=colour, linestyle="--")
+    ax.set_xscale("log")
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_xlabel("node budget (positions expanded, log scale)")
+    ax.set_ylabel("win rate")
+    ax.yaxis.set_major_formatter(lambda y, _pos: f"{100 * y:.0f}%")
+    ax.grid(True, which="major", alpha=0.3)
+    ax.set_title(_title(frame, "Win rate within a node budget: solid won/N with Wilson 95% "
+                               "band, dashed 1 - lost/N"), fontsize="medium")
+    if ax.get_lines():
+        ax.legend(fontsize="small", loc="best")
+    return fig
+
+
+def _log_bins(values: np.ndarray, n: int = 30) -> np.ndarray:
+    low = max(1.0, float(values.min()))
+    high = max(low * 1.01, float(values.max()))
+    return np.geomspace(low, high * 1.0001, n + 1)
+
+
+def nodes_figure(frame: pd.DataFrame, by=PLOT_BY) -> Figure:
+    """Histogram of the nodes each won deal needed, one step line per group."""
+    fig = _new_figure(figsize=(8, 5), layout="constrained")
+    ax = fig.add_subplot()
+    won = frame[frame["verdict"] == "won"]
+    bins = _log_bins(won["nodes"].astype("float64").to_numpy()) if len(won) else None
+    for i, (label, rows) in enumerate(_labelled_groups(frame, by)):
+        values = rows.loc[rows["verdict"] == "won", "nodes"].astype("float64").to_numpy()
+        if len(values):
+            ax.hist(values, bins=bins, histtype="step", color=f"C{i % 10}", linewidth=1.5,
+                    label=f"{label}: {len(values)} won of {len(rows)}")
+    ax.set_xscale("log")
+    ax.set_xlabel("nodes to win (positions expanded, log scale)")
+    ax.set_ylabel("won deals")
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_title(_title(frame, f"Nodes per won deal ({len(won):,} won)"))
+    if ax.patches:
+        ax.legend(fontsize="small", loc="best")
+    return fig
+
+
+def lines_figure(frame: pd.DataFrame, by=PLOT_BY) -> Figure:
+    """Two panels: line length and final score of the won deals, per group."""
+    fig = _new_figure(figsize=(11, 4.5), layout="constrained")
+    axes = fig.subplots(1, 2)
+    won = frame[frame["verdict"] == "won"]
+    for ax, column, xlabel in ((axes[0], "moves", "line length (moves, deals included)"),
+                               (axes[1], "score", "final score")):
+        values_all = won[column].astype("float64").to_numpy()
+        bins = (np.histogram_bin_edges(values_all, bins=min(30, max(1, len(values_all))))
+                if len(values_all) else None)
+        for i, (label, rows) in enumerate(_labelled_groups(frame, by)):
+            values = rows.loc[rows["verdict"] == "won", column].astype("float64").to_numpy()
+            if len(values):
+                ax.hist(values, bins=bins, histtype="step", color=f"C{i % 10}", linewidth=1.5,
+                        label=f"{label} ({len(values)} won)")
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("won deals")
+        if ax.patches:
+            ax.legend(fontsize="small", loc="best")
+    fig.suptitle(_title(frame, f"Winning lines ({len(won):,} won)"))
+    return fig
+
+
+def figure_png(fig: Figure, dpi: int = 110) -> bytes:
+    """The figure as PNG bytes (for ``IPython.display.Image(data=...)``)."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, dpi=dpi, format="png")
+    return buffer.getvalue()
+
+
+def nodes_path(path) -> Path:
+    """Where the second figure goes: ``FILE-nodes.png`` beside ``FILE.png``."""
+    path = Path(path)
+    return path.with_name(f"{path.stem}-nodes{path.suffix or '.png'}")
+
+
+def save_plots(frame: pd.DataFrame, path, by=PLOT_BY) -> list[Path]:
+    """Write the win-rate figure to ``path`` and the nodes figure beside it."""
+    path = Path(path)
+    group_keys(by)  # checks the names before drawing anything
+    out = []
+    for fig, target in ((winrate_figure(frame, by), path), (nodes_figure(frame, by),
+                                                           nodes_path(path))):
+        fig.savefig(target, dpi=110, format="png")
+        out.append(target)
+    return out

@@ -1,0 +1,286 @@
+"""Win rates from per-deal rows: bounds, Wilson intervals and nested budgets.
+
+A run at node limit L gives three counts per group of N deals. The win rate
+is known only between two bounds: at least ``won / N`` (reported with its
+Wilson 95% interval) and at most ``1 - lost / N``; the gap is the share
+still unknown. The verdicts are never merged.
+
+The solver's search order does not depend on the limit, so the rows of one
+run also give the verdicts at every smaller budget B <= L: a deal is won
+within B if it was won with at most B nodes, lost within B if its search was
+exhausted with at most B nodes, and unknown otherwise.
+
+>>> wilson_interval(87, 100)
+(0.7901..., 0.9224...)
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from ..errors import SpiderError
+
+Z95 = 1.959963984540054  # the 97.5% point of the standard normal
+GROUP_COLUMNS = ("source", "suits", "rules", "node_limit", "version")
+DEFAULT_BY = ("source", "suits", "rules")
+VERDICTS = ("won", "lost", "unknown")
+
+
+def wilson_interval(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for k successes in n trials (95% by default).
+
+    >>> wilson_interval(0, 10)[0]
+    0.0
+    """
+    if n <= 0:
+        return (math.nan, math.nan)
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    # At k = 0 and k = n the bound is exactly 0 or 1; rounding would leave 1e-17.
+    low = 0.0 if k == 0 else max(0.0, centre - half)
+    high = 1.0 if k == n else min(1.0, centre + half)
+    return (low, high)
+
+
+def parse_by(text) -> list[str]:
+    """``"suits,rules"`` -> ``["suits", "rules"]``, checked against the columns."""
+    names = [t.strip() for t in (text.split(",") if isinstance(text, str) else text)
+             if t.strip()]
+    for name in names:
+        if name not in GROUP_COLUMNS:
+            raise SpiderError(f"--by: '{name}' is not a column to group by "
+                              f"({', '.join(GROUP_COLUMNS)})")
+    return list(dict.fromkeys(names))
+
+
+def parse_budgets(text) -> list[int]:
+    """``"167000,1e6"`` -> ``[167000, 1000000]`` (sorted, each at least 1)."""
+    if text is None or text == "":
+        return []
+    out = set()
+    for token in str(text).split(","):
+        token = token.strip().replace("_", "")
+        if not token:
+            continue
+        try:
+            value = float(token) if any(c in token for c in ".eE") else int(token)
+        except ValueError:
+            raise SpiderError(f"--budgets: '{token}' is not a node count") from None
+        if value < 1 or value != int(value):
+            raise SpiderError(f"--budgets: '{token}' is not a positive whole node count")
+        out.add(int(value))
+    return sorted(out)
+
+
+def group_keys(by) -> list[str]:
+    """Grouping columns; the node limit is always one (rows at two limits are two runs)."""
+    keys = parse_by(by)
+    return keys + ([] if "node_limit" in keys else ["node_limit"])
+
+
+def verdicts_within(frame: pd.DataFrame, budget: int) -> pd.Series:
+    """Each row's verdict had the limit been ``budget`` (needs budget <= node_limit)."""
+    if (frame["node_limit"] < budget).any():
+        raise SpiderError(f"budget {budget} is above the node limit of some rows: "
+                          "their verdicts at that budget are not known")
+    nodes = frame["nodes"].astype("int64")
+    out = pd.Series("unknown", index=frame.index, dtype=object)
+    out[(frame["verdict"] == "won") & (nodes <= budget)] = "won"
+    out[(frame["verdict"] == "lost") & (nodes <= budget)] = "lost"
+    return out
+
+
+def counts(verdicts: pd.Series) -> dict:
+    """Deals, won, lost, unknown and both bounds of the win rate with Wilson's interval."""
+    n = int(len(verdicts))
+    won = int((verdicts == "won").sum())
+    lost = int((verdicts == "lost").sum())
+    low, high = wilson_interval(won, n)
+    return {"deals": n, "won": won, "lost": lost, "unknown": n - won - lost,
+            "win_low": won / n if n else math.nan, "win_low_ci_low": low,
+            "win_low_ci_high": high, "win_high": 1 - lost / n if n else math.nan}
+
+
+def _groups(frame: pd.DataFrame, by):
+    keys = group_keys(by)
+    if frame.empty:
+        return keys, []
+    return keys, [(dict(zip(keys, key if isinstance(key, tuple) else (key,))), rows)
+                  for key, rows in frame.groupby(keys, sort=True)]
+
+
+def summary(frame: pd.DataFrame, by=DEFAULT_BY) -> pd.DataFrame:
+    """One row per group: counts, bounds, Wilson interval, median and p95 nodes and seconds.
+
+    The node and second figures are over every deal of the group (a deal
+    left unknown counts with the nodes it used, its limit).
+    """
+    keys, groups = _groups(frame, by)
+    records = []
+    for labels, rows in groups:
+        record = {k: _plain(v) for k, v in labels.items()}
+        record.update(counts(rows["verdict"]))
+        nodes = rows["nodes"].astype("float64")
+        seconds = rows["seconds"].astype("float64")
+        record.update({"nodes_median": float(nodes.median()),
+                       "nodes_p95": float(nodes.quantile(0.95)),
+                       "seconds_median": float(seconds.median()),
+                       "seconds_p95": float(seconds.quantile(0.95))})
+        records.append(record)
+    columns = keys + ["deals", "won", "lost", "unknown", "win_low", "win_low_ci_low",
+                      "win_low_ci_high", "win_high", "nodes_median", "nodes_p95",
+                      "seconds_median", "seconds_p95"]
+    return pd.DataFrame.from_records(records, columns=columns)
+
+
+def budget_table(frame: pd.DataFrame, budgets, by=DEFAULT_BY) -> pd.DataFrame:
+    """One row per group and budget (budgets above a group's limit are left out)."""
+    keys, groups = _groups(frame, by)
+    records = []
+    for labels, rows in groups:
+        limit = int(rows["node_limit"].min())
+        for budget in budgets:
+            if budget > limit:
+                continue
+            record = {k: _plain(v) for k, v in labels.items()}
+            record["budget"] = int(budget)
+            record.update(counts(verdicts_within(rows, budget)))
+            records.append(record)
+    columns = keys + ["budget", "deals", "won", "lost", "unknown", "win_low", "win_low_ci_low",
+                      "win_low_ci_high", "win_high"]
+    return pd.DataFrame.from_records(records, columns=columns)
+
+
+def curve(rows: pd.DataFrame, budgets=()) -> pd.DataFrame:
+    """The nested win-rate curve of one group: a row at every budget where it changes.
+
+    Budgets are the node counts of the decided deals and the node limit, plus
+    any ``budgets`` given (for curves of several groups on one axis); those
+    above the limit are left out.
+    """
+    limit = int(rows["node_limit"].min())
+    decided = rows[rows["verdict"].isin(["won", "lost"])]
+    points = set(int(x) for x in decided["nodes"].astype("int64")) | {limit}
+    points = sorted(p for p in points | {int(b) for b in budgets} if 1 <= p <= limit)
+    return pd.DataFrame.from_records([{"budget": b, **counts(verdicts_within(rows, b))}
+                                      for b in points])
+
+
+def hardest(frame: pd.DataFrame, n: int = 10) -> pd.DataFrame:
+    """The n won deals that took the most nodes."""
+    won = frame[frame["verdict"] == "won"]
+    return won.sort_values(["nodes", "code"], ascending=[False, True]).head(n).reset_index(
+        drop=True)
+
+
+def unresolved(frame: pd.DataFrame) -> pd.DataFrame:
+    """Every deal lost or left unknown, most nodes first."""
+    rows = frame[frame["verdict"] != "won"]
+    return rows.sort_values(["verdict", "nodes", "code"],
+                            ascending=[True, False, True]).reset_index(drop=True)
+
+
+def stats_json(frame: pd.DataFrame, by=DEFAULT_BY, budgets=()) -> list[dict]:
+    """The summary with each group's budget rows nested under ``budgets``."""
+    keys = group_keys(by)
+    table = summary(frame, by)
+    nested = budget_table(frame, budgets, by)
+    out = []
+    for record in table.to_dict(orient="records"):
+        record = {k: _plain(v) for k, v in record.items()}
+        mask = np.ones(len(nested), dtype=bool)
+        for k in keys:
+            mask &= (nested[k] == record[k]).to_numpy()
+        record["budgets"] = [{k: _plain(v) for k, v in r.items() if k not in keys}
+                             for r in nested[mask].to_dict(orient="records")]
+        out.append(record)
+    return out
+
+
+def stats_flat(frame: pd.DataFrame, by=DEFAULT_BY, budgets=()) -> pd.DataFrame:
+    """The summary with columns ``won_at_B`` ... for each budget B (for CSV)."""
+    keys = group_keys(by)
+    table = summary(frame, by)
+    nested = budget_table(frame, budgets, by)
+    for budget in budgets:
+        part = nested[nested["budget"] == budget].drop(columns=["budget", "deals"])
+        part = part.rename(columns={c: f"{c}_at_{budget}" for c in part.columns if c not in keys})
+        table = table.merge(part, on=keys, how="left")
+    return table
+
+
+def _plain(value):
+    """numpy scalars to Python ones, for JSON."""
+    if isinstance(value, np.generic):
+        return value.item()
+    if value is pd.NA:
+        return None
+    return value
+
+
+# -- text -------------------------------------------------------------------
+
+def _pct(x: float) -> str:
+    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
+
+
+def _count(x: float) -> str:
+    if x is None or math.isnan(x):
+        return "-"
+    if x >= 10_000:
+        return f"{x / 1000:,.0f}k"
+    return f"{x:,.0f}"
+
+
+def _secs(x: float) -> str:
+    return "-" if x is None or math.isnan(x) else f"{x:.2f}"
+
+
+def _align(header: list[str], rows: list[list[str]], left: int) -> str:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
+              for i, h in enumerate(header)]
+
+    def line(cells):
+        return "  ".join(c.ljust(w) if i < left else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
+    return "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in rows])
+
+
+def _label_cells(record: dict, keys: list[str]) -> list[str]:
+    return [f"{record[k]:,}" if k == "node_limit" else str(record[k]) for k in keys]
+
+
+def render(frame: pd.DataFrame, by=DEFAULT_BY, budgets=()) -> str:
+    """The stats as readable text tables: one row per group, then one per budget."""
+    keys = group_keys(by)
+    table = summary(frame, by)
+    header = keys + ["deals", "won", "lost", "unknown", "win >=", "95% interval", "win <=",
+                     "nodes med", "nodes p95", "s med", "s p95"]
+    rows = []
+    for r in table.to_dict(orient="records"):
+        rows.append(_label_cells(r, keys) + [
+            str(r["deals"]), str(r["won"]), str(r["lost"]), str(r["unknown"]),
+            _pct(r["win_low"]), f"{_pct(r['win_low_ci_low'])} - {_pct(r['win_low_ci_high'])}",
+            _pct(r["win_high"]), _count(r["nodes_median"]), _count(r["nodes_p95"]),
+            _secs(r["seconds_median"]), _secs(r["seconds_p95"])])
+    text = _align(header, rows, len(keys))
+    if budgets:
+        nested = budget_table(frame, budgets, by)
+        header = keys + ["budget", "won", "lost", "unknown", "win >=", "95% interval", "win <="]
+        rows = [_label_cells(r, keys) + [
+            f"{r['budget']:,}", str(r["won"]), str(r["lost"]), str(r["unknown"]),
+            _pct(r["win_low"]), f"{_pct(r['win_low_ci_low'])} - {_pct(r['win_low_ci_high'])}",
+            _pct(r["win_high"])] for r in nested.to_dict(orient="records")]
+        text += "\n\nWithin smaller budgets (from the node counts of the same run):\n"
+        text += _align(header, rows, len(keys)) if rows else "(no budget at or below a node limit)"
+        above = [b for b in budgets if not table.empty and b > int(table["node_limit"].max())]
+        if above:
+            text += (f"\n(budgets above every node limit left out: "
+                     f"{', '.join(f'{b:,}' for b in above)})")
+    return text

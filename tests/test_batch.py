@@ -1,0 +1,224 @@
+"""``spidersolve batch``: rows, resume after kill -9, identical results from every backend."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from datetime import datetime
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+import spidersolve
+from spidersolve.cli.main import cli
+from spidersolve.state import GameCode, PysolDeal, replay
+from spidersolve.stats import load_results, load_runs, plan, run_batch
+from spidersolve.stats.batch import InlineBackend
+from spidersolve.stats.store import COLUMNS, KEY, VOLATILE, ResultStore
+
+# Small budgets and few 1-suit deals keep these quick; the real solver runs.
+NODES = "2000"
+DEALS = "0:6"
+
+
+def batch(out, *extra, deals=DEALS, nodes=NODES):
+    args = ["batch", "--suits", "1", "--deals", deals, "--nodes", nodes, "--out", str(out),
+            "--quiet", *extra]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, (result.output, result.exception)
+    return result
+
+
+def stable(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows without the columns that change from run to run."""
+    return frame.drop(columns=VOLATILE).reset_index(drop=True)
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """An uninterrupted run in this process (one worker)."""
+    out = tmp_path_factory.mktemp("reference")
+    batch(out, "--workers", "1")
+    return load_results(out)
+
+
+def test_one_row_per_deal_with_every_column(reference):
+    assert list(reference.columns) == COLUMNS
+    assert list(reference["code"]) == [GameCode(1, "classic", d).text() for d in range(6)]
+    assert not reference.duplicated(KEY).any()
+    assert set(reference["verdict"]) <= {"won", "lost", "unknown"}
+    assert (reference["node_limit"] == 2000).all()
+    assert (reference["nodes"] <= 2000).all()
+    assert (reference["version"] == spidersolve.__version__).all()
+    for stamp in reference["time"]:
+        assert stamp.endswith("Z") and datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    assert (reference["verdict"] == "won").any()
+    for r in reference.itertuples():
+        if r.verdict == "won":
+            game = replay(GameCode.parse(r.code).position(), r.line)
+            assert game.won and game.moves == r.moves and game.score == r.score
+            assert r.first_action == r.line.split()[0]
+        else:
+            assert pd.isna(r.moves) and pd.isna(r.line) and pd.isna(r.first_action)
+            if r.verdict == "unknown":
+                assert r.nodes == 2000
+
+
+def test_same_command_again_skips_deals_done(tmp_path, reference):
+    out = tmp_path / "res"
+    batch(out, "--workers", "1")
+    first = load_results(out)
+    result = CliRunner().invoke(cli, ["batch", "--suits", "1", "--deals", DEALS, "--nodes",
+                                      NODES, "--out", str(out), "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert "6 deals planned, 6 already done, 0 solved now" in result.stdout
+    pd.testing.assert_frame_equal(load_results(out), first)  # times too: nothing rewritten
+    pd.testing.assert_frame_equal(stable(first), stable(reference))
+    # A wider range only solves the new deals.
+    batch(out, "--workers", "1", deals="4:8")
+    wider = load_results(out)
+    assert list(wider["deal"]) == list(range(8))
+    pd.testing.assert_frame_equal(wider[wider["deal"] < 6].reset_index(drop=True), first)
+
+
+def test_two_workers_give_the_same_rows(tmp_path, reference):
+    batch(tmp_path, "--workers", "2", "--chunk", "2")
+    pd.testing.assert_frame_equal(stable(load_results(tmp_path)), stable(reference))
+
+
+def test_dask_cluster_gives_the_same_rows(tmp_path, reference):
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                      dashboard_address=None) as cluster:
+        batch(tmp_path, "--scheduler", cluster.scheduler_address, "--chunk", "2")
+    pd.testing.assert_frame_equal(stable(load_results(tmp_path)), stable(reference))
+    assert load_runs(tmp_path)[0]["backend"] == "dask"
+
+
+def start_and_kill(out, deals, parts):
+    """Start a batch in a subprocess and kill -9 it once ``parts`` part files exist."""
+    cmd = [sys.executable, "-c", "from spidersolve.cli.main import main; main()", "batch",
+           "--suits", "1", "--deals", deals, "--nodes", "20000", "--out", str(out),
+           "--workers", "2", "--chunk", "1", "--quiet"]
+    # Its own session, so that kill -9 reaches the worker processes too.
+    proc = subprocess.Popen(cmd, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while proc.poll() is None and time.monotonic() < deadline:
+        if len(list(out.glob("part-*.parquet"))) >= parts:
+            break
+        time.sleep(0.005)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert proc.returncode == -signal.SIGKILL, "the run finished before it could be killed"
+
+
+def test_killed_run_resumes_with_every_deal_once(tmp_path):
+    out = tmp_path / "res"
+    start_and_kill(out, "0:16", parts=1)
+    partial = load_results(out)
+    assert 1 <= len(partial) < 16
+    assert not (out / "results.parquet").exists()
+    # Killed again while resuming, then left to finish.
+    start_and_kill(out, "0:16", parts=len(list(out.glob("part-*.parquet"))) + 2)
+    again = load_results(out)
+    assert len(partial) < len(again) < 16
+    assert not again.duplicated(KEY).any()
+    batch(out, "--workers", "1", deals="0:16", nodes="20000")
+    resumed = load_results(out)
+    assert not resumed.duplicated(KEY).any()
+    assert list(resumed["deal"]) == list(range(16))
+    # Rows written before a kill are kept as they were.
+    kept = resumed[resumed["code"].isin(again["code"])].reset_index(drop=True)
+    pd.testing.assert_frame_equal(kept, again)
+    fresh = tmp_path / "fresh"
+    batch(fresh, "--workers", "1", deals="0:16", nodes="20000")
+    pd.testing.assert_frame_equal(stable(resumed), stable(load_results(fresh)))
+
+
+class Crash(Exception):
+    pass
+
+
+def crash_on_deal_3(position, nodes):
+    """A stand-in solver for the plumbing test: dies on deal 3."""
+    if position == GameCode(1, "classic", 3).position():
+        raise Crash()
+    from spidersolve.search import solve
+    return solve(position, nodes=nodes)
+
+
+def test_a_run_that_dies_keeps_its_finished_chunks(tmp_path):
+    tasks = plan("code", [1], ["classic"], range(6), 500)
+    with pytest.raises(Crash):
+        run_batch(tasks, tmp_path, InlineBackend(), chunk=2, solver=crash_on_deal_3)
+    assert list(load_results(tmp_path)["deal"]) == [0, 1]
+    report = run_batch(tasks, tmp_path, InlineBackend(), chunk=2)
+    assert (report.planned, report.skipped, report.solved) == (6, 2, 4)
+    assert list(load_results(tmp_path)["deal"]) == list(range(6))
+    assert [p.name for p in ResultStore(tmp_path).files()] == ["results.parquet"]
+
+
+def test_one_suit_relaxed_is_one_suit_classic():
+    tasks = plan("code", [1, 2], ["classic", "relaxed"], range(2), 100)
+    assert [(t.suits, t.rules, t.deal) for t in tasks] == [
+        (1, "classic", 0), (1, "classic", 1), (2, "classic", 0), (2, "classic", 1),
+        (2, "relaxed", 0), (2, "relaxed", 1)]
+
+
+def test_pysol_games_are_named_by_their_game_number(tmp_path):
+    tasks = plan("pysol", [1], ["classic"], [1, 2], 100)
+    assert [t.code for t in tasks] == ["pysol:1:1", "pysol:1:2"]
+    assert tasks[0].position() == PysolDeal.parse("pysol:1:1").position()
+    result = CliRunner().invoke(cli, ["batch", "--source", "pysol", "--suits", "4", "--deals",
+                                      "1:3", "--nodes", "200", "--out", str(tmp_path),
+                                      "--workers", "1", "--quiet"])
+    assert result.exit_code == 0, result.output
+    frame = load_results(tmp_path)
+    assert list(frame["code"]) == ["pysol:4:1", "pysol:4:2"]
+    assert set(frame["source"]) == {"pysol"}
+
+
+def test_run_settings_and_versions_are_in_the_file_metadata(tmp_path):
+    batch(tmp_path, "--workers", "1", deals="0:2", nodes="300")
+    (run,) = load_runs(tmp_path)
+    assert run["settings"]["node_limit"] == 300
+    assert run["settings"]["suits"] == [1]
+    assert run["settings"]["deals"] == "0:2"
+    assert run["versions"]["spidersolve"] == spidersolve.__version__
+    assert {"numba", "numpy", "pandas", "pyarrow", "python"} <= set(run["versions"])
+
+
+@pytest.mark.parametrize("args", [
+    ["--suits", "3", "--deals", "0:2"],
+    ["--suits", "1,x", "--deals", "0:2"],
+    ["--deals", "5:5"],
+    ["--deals", "9:2"],
+    ["--deals", "a:b"],
+    ["--deals", "0:2", "--rules", "easy"],
+    ["--deals", "0:2", "--nodes", "0"],
+    ["--deals", "0:2", "--nodes", "many"],
+    ["--deals", "0:2", "--workers", "0"],
+    ["--deals", "0:2", "--source", "pysol"],
+    ["--deals", "1:2", "--source", "pysol", "--suits", "2", "--rules", "relaxed"],
+    ["--deals", "-1:2"],
+])
+def test_bad_batch_arguments_give_one_error_line(args, tmp_path):
+    result = CliRunner().invoke(cli, ["batch", "--out", str(tmp_path / "out"), "--quiet", *args])
+    assert result.exit_code == 2, result.output
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_out_must_be_a_directory(tmp_path):
+    target = tmp_path / "file"
+    target.write_text("x")
+    result = CliRunner().invoke(cli, ["batch", "--deals", "0:1", "--out", str(target),
+                                      "--workers", "1", "--quiet"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: ")

@@ -1,0 +1,85 @@
+"""``spidersolve stats --plot``: PNG files and the lines each figure holds."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from spidersolve.cli.main import cli
+from spidersolve.stats import load_results
+from spidersolve.stats.plots import lines_figure, nodes_figure, nodes_path, winrate_figure
+from spidersolve.stats.store import ResultStore
+
+from test_stats import hand_table, row
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture
+def results(tmp_path):
+    rows = hand_table() + [row(2, "classic", d, "won", 100 * (d + 1), moves=150, score=1100)
+                           for d in range(4)] + [row(2, "classic", 4, "lost", 800)]
+    store = ResultStore(tmp_path / "res")
+    store.open_for_writing()
+    store.write_part(rows, {"run_id": "p"}, 0)
+    return tmp_path / "res"
+
+
+def test_winrate_figure_has_two_lines_and_a_band_per_group(results):
+    frame = load_results(results)
+    fig = winrate_figure(frame)
+    (ax,) = fig.axes
+    # Groups: 1 suit classic, 2 suits classic, 4 suits relaxed.
+    assert len(ax.get_lines()) == 2 * 3
+    assert len(ax.collections) == 3  # the Wilson bands
+    assert ax.get_xscale() == "log"
+    assert ax.get_xlabel() and ax.get_ylabel()
+    assert "18 results" in ax.get_title() and "1,000" in ax.get_title()
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels == ["1 suit, classic (N=10)", "2 suits, classic (N=5)",
+                      "4 suits, relaxed (N=3)"]
+    # The 1-suit lower bound ends at 7/10, its upper bound at 1 - 1/10.
+    low, high = ax.get_lines()[:2]
+    assert low.get_ydata()[-1] == pytest.approx(0.7)
+    assert high.get_ydata()[-1] == pytest.approx(0.9)
+    assert low.get_xdata()[-1] == 1000
+    # Every curve starts at the same round budget below the first decided deal.
+    assert {line.get_xdata()[0] for line in ax.get_lines()} == {10}
+
+
+def test_nodes_figure_has_one_histogram_per_group_with_wins(results):
+    fig = nodes_figure(load_results(results))
+    (ax,) = fig.axes
+    assert len(ax.patches) == 2  # the 4-suit group won nothing
+    assert ax.get_xscale() == "log"
+    assert "11 won" in ax.get_title()
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "1 suit, classic: 7 won of 10", "2 suits, classic: 4 won of 5"]
+
+
+def test_lines_figure_shows_length_and_score(results):
+    fig = lines_figure(load_results(results))
+    assert [ax.get_xlabel() for ax in fig.axes] == ["line length (moves, deals included)",
+                                                    "final score"]
+    assert all(len(ax.patches) == 2 for ax in fig.axes)
+
+
+def test_stats_plot_writes_two_pngs(results, tmp_path):
+    target = tmp_path / "win.png"
+    result = CliRunner().invoke(cli, ["stats", str(results), "--plot", str(target)])
+    assert result.exit_code == 0, result.output
+    assert nodes_path(target) == tmp_path / "win-nodes.png"
+    for path in (target, nodes_path(target)):
+        assert path.read_bytes()[:8] == PNG_MAGIC
+    assert f"plots: {target}, {nodes_path(target)}" in result.stdout
+
+
+def test_plots_of_results_with_no_win_are_still_drawn(tmp_path):
+    store = ResultStore(tmp_path / "res")
+    store.open_for_writing()
+    store.write_part([row(4, "classic", d, "unknown", 1000) for d in range(3)], {"run_id": "q"}, 0)
+    target = tmp_path / "none.png"
+    result = CliRunner().invoke(cli, ["stats", str(tmp_path / "res"), "--plot", str(target)])
+    assert result.exit_code == 0, result.output
+    assert target.read_bytes()[:8] == PNG_MAGIC
+    assert nodes_path(target).read_bytes()[:8] == PNG_MAGIC
