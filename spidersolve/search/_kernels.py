@@ -25,7 +25,8 @@ from numba import njit
 
 from ..state._kernels import (BOARD_SIZE, CAP, DEAL, FD, JIT, LEN, MAX_ACTIONS, N_COLS, NREMOVED,
                               NSTOCK, UNDO_SIZE, apply_action, column_stock_hash, column_zobrist,
-                              combine, gen_actions, pack, undo_action, unpack)
+                              combine, combine_exact, gen_actions, pack, undo_action, unpack,
+                              zobrist_hash)
 
 PACKED_SIZE = 112
 PRIORITY_OFFSET = 1 << 30
@@ -281,3 +282,119 @@ def search(root, relaxed, node_limit, weights, card_keys, stock_keys, result):
     result[0] = LOST
     result[1] = nodes
     return node_entry[:nodes], ent_parent[:n_entries], ent_action[:n_entries]
+
+
+@njit(**JIT)
+def _same_position(a, b):
+    """Packed positions equal, but for the move counter and score (bytes 24..27)."""
+    for i in range(PACKED_SIZE):
+        if (i < 24 or i > 27) and a[i] != b[i]:
+            return False
+    return True
+
+
+@njit(**JIT)
+def _find_later(board, lo, packed_line, order, sorted_lo, hi_line, card_keys, stock_keys,
+                start, probe):
+    """The last index j >= start of the line whose position is ``board``'s, or -1.
+
+    ``lo`` is the board's exact hash (variant 0); ``order`` sorts the line's
+    hashes: ``sorted_lo = lo_line[order]``. The second hash and the byte-for-byte comparison run only on a first match.
+    """
+    best = -1
+    k = np.searchsorted(sorted_lo, lo)
+    checked = False
+    hi = np.uint64(0)
+    while k < sorted_lo.shape[0] and sorted_lo[k] == lo:
+        j = order[k]
+        k += 1
+        if j < start or j <= best:
+            continue
+        if not checked:
+            hi = zobrist_hash(board, card_keys, stock_keys, 1)
+            pack(board, probe)
+            checked = True
+        if hi_line[j] == hi and _same_position(packed_line[j], probe):
+            best = j
+    return best
+
+
+@njit(**JIT)
+def _update_cols(board, action, before, after, card_keys, stock_keys):
+    """Column hashes (variant 0) after ``action``: only the columns it touched change."""
+    after[:] = before
+    for c in range(N_COLS):
+        if action == DEAL or c == (action >> 12) or c == ((action >> 8) & 15):
+            after[c] = column_zobrist(board, c, card_keys, 0) ^ \
+                column_stock_hash(board, c, stock_keys, 0)
+
+
+@njit(**JIT)
+def shorten(root, relaxed, line, card_keys, stock_keys, two_step, out):
+    """Shorten a winning line by shortcuts of one or two actions.
+
+    Walks the line; from each position it tries every action and every pair
+    of actions, and if one reaches a position further along the line (equal
+    in every card, compared byte for byte), jumps there. Writes the new line
+    into ``out`` and returns its length. The caller verifies the result.
+    """
+    n = line.shape[0]
+    board = root.copy()
+    undo = np.empty(UNDO_SIZE, np.int32)
+    undo2 = np.empty(UNDO_SIZE, np.int32)
+    packed_line = np.zeros((n + 1, PACKED_SIZE), np.uint8)
+    lo_line = np.empty(n + 1, np.uint64)
+    hi_line = np.empty(n + 1, np.uint64)
+    for i in range(n + 1):
+        pack(board, packed_line[i])
+        lo_line[i] = zobrist_hash(board, card_keys, stock_keys, 0)
+        hi_line[i] = zobrist_hash(board, card_keys, stock_keys, 1)
+        if i < n:
+            apply_action(board, line[i], undo)
+    order = np.argsort(lo_line)
+    sorted_lo = lo_line[order]
+    actions = np.empty(MAX_ACTIONS, np.int32)
+    actions2 = np.empty(MAX_ACTIONS, np.int32)
+    probe = np.empty(PACKED_SIZE, np.uint8)
+    cols = np.empty(N_COLS, np.uint64)
+    cols1 = np.empty(N_COLS, np.uint64)
+    cols2 = np.empty(N_COLS, np.uint64)
+    board[:] = root
+    k = 0
+    i = 0
+    while i < n:
+        # value of a choice: the line index reached less the actions it takes
+        best_value = i
+        best_j = i + 1
+        best_a = line[i]
+        best_b = -1
+        for c in range(N_COLS):
+            cols[c] = column_zobrist(board, c, card_keys, 0) ^ \
+                column_stock_hash(board, c, stock_keys, 0)
+        count = gen_actions(board, relaxed, actions)
+        for x in range(count):
+            apply_action(board, actions[x], undo)
+            _update_cols(board, actions[x], cols, cols1, card_keys, stock_keys)
+            j = _find_later(board, combine_exact(cols1, board, 0), packed_line, order, sorted_lo,
+                            hi_line, card_keys, stock_keys, best_value + 2, probe)
+            if j - 1 > best_value:
+                best_value, best_j, best_a, best_b = j - 1, j, actions[x], -1
+            count2 = gen_actions(board, relaxed, actions2) if two_step else 0
+            for y in range(count2):
+                apply_action(board, actions2[y], undo2)
+                _update_cols(board, actions2[y], cols1, cols2, card_keys, stock_keys)
+                j = _find_later(board, combine_exact(cols2, board, 0), packed_line, order,
+                                sorted_lo, hi_line, card_keys, stock_keys, best_value + 3, probe)
+                if j - 2 > best_value:
+                    best_value, best_j, best_a, best_b = j - 2, j, actions[x], actions2[y]
+                undo_action(board, undo2)
+            undo_action(board, undo)
+        out[k] = best_a
+        k += 1
+        apply_action(board, best_a, undo)
+        if best_b >= 0:
+            out[k] = best_b
+            k += 1
+            apply_action(board, best_b, undo)
+        i = best_j
+    return k

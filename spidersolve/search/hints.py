@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..state import Action, legal_actions
-from .solver import SolveResult, _Search, start_of
+from .solver import SolveResult, _Search, shorten_line, start_of
 from .verify import verify_win
 
 HINT_NODES = 167_000
@@ -55,7 +55,7 @@ def hint(source, nodes: int = HINT_NODES, after: str = "", weights=None) -> Hint
         return HintResult("stuck", None, None, None, 0, 0.0)
     run = _Search(game, nodes, weights)
     if run.verdict == "won":
-        line = run.winning_line()
+        line = shorten_line(game, run.winning_line())
         verify_win(game, line)
         action = line[0]
         return HintResult("proven", action, action.words(position), line, run.nodes,

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..errors import SpiderError
 from ..state import Action, Game, Position, load_source, replay
-from ..state.packed import CARD_KEYS, STOCK_KEYS, action_from_code, to_board
+from ..state.packed import CARD_KEYS, STOCK_KEYS, action_from_code, action_to_code, to_board
 from . import _kernels as K
 from .heuristic import DEFAULT_WEIGHTS
 from .verify import verify_win
@@ -117,6 +117,24 @@ def solve(source, nodes: int = DEFAULT_NODES, after: str = "", weights=None) -> 
     run = _Search(game, nodes, weights)
     if run.verdict != "won":
         return SolveResult(run.verdict, run.nodes, run.seconds)
-    line = run.winning_line()
+    line = shorten_line(game, run.winning_line())
     final = verify_win(game, line)
     return SolveResult("won", run.nodes, run.seconds, line, len(line), final.score)
+
+
+def shorten_line(game: Game, line) -> tuple[Action, ...]:
+    """Cut detours out of a winning line until no shortcut is left.
+
+    A one-action shortcut cannot exist (the search generates every child of
+    a position before any grandchild), so the kernel looks for pairs of
+    actions that reach a position further along the line.
+    """
+    relaxed = game.position.relaxed
+    codes = np.array([action_to_code(a) for a in line], np.int32)
+    board = to_board(game.position, game.moves, game.score)
+    while True:
+        out = np.empty(len(codes), np.int32)
+        n = K.shorten(board, relaxed, codes, CARD_KEYS, STOCK_KEYS, True, out)
+        if n == len(codes):
+            return tuple(action_from_code(int(c)) for c in codes)
+        codes = out[:n]

@@ -291,14 +291,22 @@ def canonical_hash(board, card_keys, stock_keys, variant):
 
 
 @njit(**JIT)
-def zobrist_hash(board, card_keys, stock_keys, variant):
-    """Hash of the exact position (columns in place): not symmetric."""
+def combine_exact(col_hashes, board, variant):
+    """The exact hash from the columns' hashes: each column in its place."""
     h = np.uint64(board[NSTOCK])
     for c in range(N_COLS):
-        z = column_zobrist(board, c, card_keys, variant) ^ \
-            column_stock_hash(board, c, stock_keys, variant)
-        h ^= _mix(z + np.uint64(c + 1) * np.uint64(0x9E3779B97F4A7C15), variant)
+        h ^= _mix(col_hashes[c] + np.uint64(c + 1) * np.uint64(0x9E3779B97F4A7C15), variant)
     return h
+
+
+@njit(**JIT)
+def zobrist_hash(board, card_keys, stock_keys, variant):
+    """Hash of the exact position (columns in place): not symmetric."""
+    col = np.empty(N_COLS, np.uint64)
+    for c in range(N_COLS):
+        col[c] = column_zobrist(board, c, card_keys, variant) ^ \
+            column_stock_hash(board, c, stock_keys, variant)
+    return combine_exact(col, board, variant)
 
 
 @njit(**JIT)
