@@ -15,7 +15,7 @@ from ..errors import SpiderError
 _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
 
 # Command modules, each defining a click command named like the module.
-COMMANDS = ["deal", "actions", "replay", "perft", "code", "play", "batch", "stats"]
+COMMANDS = ["deal", "actions", "replay", "perft", "code", "solve", "play", "batch", "stats"]
 
 
 class SpiderGroup(click.Group):
