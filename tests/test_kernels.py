@@ -1,0 +1,402 @@
+"""The numba kernels against the reference rules: golden vectors and hypothesis walks.
+
+The reference model (``rules.py``) is the oracle. Every vector line is played
+through the kernels of ``state/_kernels.py`` on a working board, and random
+legal walks compare the two models action by action: the legal list (as a
+set and in the documented order), the position, move counter and score after
+every legal action, undo byte for byte, the packed form, and the hashes.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from conftest import read_vectors, vector_id
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+
+from spidersolve.cli.main import cli
+from spidersolve.state import (Action, Game, GameCode, IllegalAction, Position, apply,
+                               legal_actions, parse_line)
+from spidersolve.state import _kernels as K
+from spidersolve.state.codes import MAX_DEAL
+from spidersolve.state.packed import (CARD_KEYS, PACKED_SIZE, STOCK_KEYS, action_from_code,
+                                      action_to_code, canonical_hash, from_board, from_packed,
+                                      kernel_actions, kernel_divide, kernel_perft, to_board,
+                                      to_packed)
+from spidersolve.state.perft import divide
+
+DEALS = read_vectors("deals")
+PERFT = read_vectors("perft")
+WALKS = read_vectors("walks")
+WINS = read_vectors("wins")
+POSITIONS = read_vectors("positions")
+
+
+# -- helpers ---------------------------------------------------------------
+
+def board_of(game: Game) -> np.ndarray:
+    return to_board(game.position, game.moves, game.score)
+
+
+def board_actions(board: np.ndarray, relaxed: bool) -> list[Action]:
+    out = np.empty(K.MAX_ACTIONS, np.int32)
+    n = K.gen_actions(board, relaxed, out)
+    return [action_from_code(int(x)) for x in out[:n]]
+
+
+def new_undo() -> np.ndarray:
+    return np.zeros(K.UNDO_SIZE, np.int32)
+
+
+def live(board: np.ndarray) -> np.ndarray:
+    """The board with its dead cells zeroed.
+
+    Dead cells are those no kernel reads: slots above a column's length, the
+    stock already dealt, removed-run slots past the count. A move leaves its
+    cards behind in the source's dead slots and undo leaves them in the
+    destination's, so "undo restores the board" means: byte for byte on the
+    live cells (and every header field, counters included).
+    """
+    out = board.copy()
+    for c in range(K.N_COLS):
+        out[c * K.CAP + int(board[K.LEN + c]):(c + 1) * K.CAP] = 0
+    out[K.STOCK:K.STOCK + 50 - int(board[K.NSTOCK])] = 0
+    out[K.REMOVED + int(board[K.NREMOVED]):K.REMOVED + 8] = 0
+    return out
+
+
+def assert_board_is(board: np.ndarray, game: Game) -> None:
+    """The board holds the game's position, move counter and score."""
+    pos = game.position
+    assert from_board(board, pos.suits, pos.rules) == pos
+    assert np.array_equal(live(board), to_board(pos, game.moves, game.score))
+    assert int(board[K.MOVES]) == game.moves
+    assert int(board[K.SCORE]) == game.score
+
+
+def assert_same_actions(board: np.ndarray, pos: Position) -> list[Action]:
+    reference = legal_actions(pos)
+    kernel = board_actions(board, pos.relaxed)
+    assert set(kernel) == set(reference)
+    assert kernel == reference, f"order differs in\n{pos.to_text()}"
+    return reference
+
+
+def play_every_action(board: np.ndarray, game: Game, actions) -> None:
+    """Apply each legal action on the board: it matches the reference; undo restores."""
+    before = board.copy()
+    undo = new_undo()
+    for action in actions:
+        child = game.play(action)
+        removed = K.apply_action(board, action_to_code(action), undo)
+        assert removed == len(child.position.removed) - len(game.position.removed), action
+        assert_board_is(board, child)
+        K.undo_action(board, undo)
+        assert np.array_equal(live(board), live(before)), f"undo of {action.text()} from\n" \
+            f"{game.position.to_text()}"
+
+
+def column_features(pos: Position, c: int) -> set[tuple[int, int, int]]:
+    """Column c as (slot, card, face_down) triples: what column_zobrist XORs."""
+    cards = pos.down[c] + pos.up[c]
+    fd = len(pos.down[c])
+    return {(i, card, 1 if i < fd else 0) for i, card in enumerate(cards)}
+
+
+def xor_keys(features, variant: int) -> int:
+    h = 0
+    for slot, card, face_down in features:
+        h ^= int(CARD_KEYS[variant, slot, card, face_down])
+    return h
+
+
+def canonical_key(pos: Position):
+    """What the canonical hash must see: columns with their future stock, unordered."""
+    deals = len(pos.stock) // 10
+    cols = sorted((pos.down[c], pos.up[c], tuple(pos.stock[10 * k + c] for k in range(deals)))
+                  for c in range(10))
+    return len(pos.stock), tuple(cols)
+
+
+def permuted(pos: Position, perm) -> Position:
+    """Columns in the order ``perm``, each deal of the stock permuted the same way."""
+    stock = []
+    for k in range(len(pos.stock) // 10):
+        deal = pos.stock[10 * k:10 * k + 10]
+        stock.extend(deal[perm[i]] for i in range(10))
+    return Position.make(pos.suits, pos.rules, [pos.down[p] for p in perm],
+                         [pos.up[p] for p in perm], stock, pos.removed)
+
+
+# -- golden vectors ------------------------------------------------------
+
+@pytest.mark.parametrize("row", DEALS, ids=vector_id)
+def test_deal_packs_and_lists_actions_like_the_reference(row):
+    pos = Position.from_text(row["position"])
+    packed = to_packed(pos)
+    assert packed.dtype == np.uint8 and packed.shape == (PACKED_SIZE,)
+    assert not packed[106:].any()
+    assert from_packed(packed, pos.suits, pos.rules) == pos
+    board = np.zeros(K.BOARD_SIZE, np.int16)
+    K.unpack(packed, board)
+    assert np.array_equal(board, to_board(pos))
+    assert kernel_actions(pos) == legal_actions(pos)
+
+
+@pytest.mark.parametrize("row", PERFT, ids=vector_id)
+def test_kernel_perft_counts_the_action_sequences(row):
+    pos = GameCode.parse(row["code"]).position()
+    leaves = kernel_perft(pos, row["depth"])
+    if leaves != row["leaves"]:
+        kernel = kernel_divide(pos, row["depth"])
+        reference = dict(divide(pos, row["depth"]))
+        split = "\n".join(f"{a.text()}: kernel {n}, reference {reference.get(a)}"
+                          for a, n in kernel)
+        pytest.fail(f"{row['code']} depth {row['depth']}: {leaves} != {row['leaves']}\n{split}")
+
+
+@pytest.mark.parametrize("row", [r for r in PERFT if r["depth"] == 3][:4], ids=vector_id)
+def test_perft_command_default_engine_equals_the_reference_engine(row):
+    runner = CliRunner()
+    args = ["perft", row["code"], "3", "--json"]
+    kernel = json.loads(runner.invoke(cli, args).stdout)
+    reference = json.loads(runner.invoke(cli, args + ["--engine", "reference"]).stdout)
+    assert kernel["engine"] == "kernel" and reference["engine"] == "reference"
+    assert kernel["leaves"] == reference["leaves"] == row["leaves"]
+
+
+@pytest.mark.parametrize("row", WALKS + WINS, ids=vector_id)
+def test_vector_line_played_on_the_board_matches_the_reference_at_every_step(row):
+    game = Game.start(GameCode.parse(row["code"]).position())
+    board = board_of(game)
+    undo = new_undo()
+    for i, action in enumerate(parse_line(row["line"]), start=1):
+        actions = assert_same_actions(board, game.position)
+        assert action in actions, f"action {i}"
+        before = board.copy()
+        K.apply_action(board, action_to_code(action), undo)
+        K.undo_action(board, undo)
+        assert np.array_equal(live(board), live(before)), f"undo of action {i} ({action.text()})"
+        K.apply_action(board, action_to_code(action), undo)
+        game = game.play(action)
+        assert_board_is(board, game)
+    assert from_board(board, game.position.suits, game.position.rules).to_text() == \
+        row["position"]
+    assert (int(board[K.MOVES]), int(board[K.SCORE]), int(board[K.NREMOVED])) == \
+        (row["moves"], row["score"], row["removed"])
+    assert_same_actions(board, game.position)
+
+
+@pytest.mark.parametrize("row", POSITIONS, ids=vector_id)
+def test_hand_made_position_through_the_kernels(row):
+    pos = Position.from_text(row["position"])
+    board = to_board(pos)
+    assert sorted(a.text() for a in board_actions(board, pos.relaxed)) == row["legal"]
+    assert_same_actions(board, pos)
+    undo = new_undo()
+    removed = K.apply_action(board, action_to_code(Action.parse(row["play"])), undo)
+    assert removed == row["removed_after"]
+    assert from_board(board, pos.suits, pos.rules).to_text() == row["after"]
+
+
+@pytest.mark.parametrize("row", POSITIONS, ids=vector_id)
+def test_kernel_refuses_to_turn_up_an_unknown_card_where_the_reference_raises(row):
+    pos = Position.from_text(row["position"])
+    board = to_board(pos)
+    before = board.copy()
+    undo = new_undo()
+    refused = 0
+    for action in legal_actions(pos):
+        removed = K.apply_action(board, action_to_code(action), undo)
+        try:
+            after, runs = apply(pos, action)
+        except IllegalAction:
+            assert removed == -1, action.text()
+            refused += 1
+        else:
+            assert removed == len(runs), action.text()
+            assert from_board(board, pos.suits, pos.rules) == after
+        K.undo_action(board, undo)
+        assert np.array_equal(live(board), live(before)), action.text()
+    assert refused == 0 or pos.has_unknown
+    if pos.has_unknown:
+        assert refused > 0  # the vector has moves that uncover a '??'
+        with pytest.raises(IllegalAction):
+            kernel_perft(pos, 3)
+
+
+# -- hypothesis: random codes and random legal walks ------------------------
+
+codes = st.builds(GameCode, st.sampled_from([1, 2, 4]), st.sampled_from(["classic", "relaxed"]),
+                  st.integers(0, MAX_DEAL))
+
+
+def walk(data, code: GameCode, max_steps: int = 150) -> Game:
+    """A random legal walk of random length from ``code``'s deal, driven by ``data``."""
+    game = Game.start(code.position())
+    for _ in range(data.draw(st.integers(0, max_steps), label="steps")):
+        actions = legal_actions(game.position)
+        if not actions:
+            break
+        game = game.play(actions[data.draw(st.integers(0, len(actions) - 1))])
+    event(f"walk of {game.moves // 25 * 25}+ actions")
+    return game
+
+
+@settings(deadline=None, max_examples=40)
+@given(codes, st.data())
+def test_kernel_matches_the_reference_along_random_walks(code, data):
+    game = Game.start(code.position())
+    board = board_of(game)
+    undo = new_undo()
+    for _ in range(data.draw(st.integers(0, 150), label="steps")):
+        actions = assert_same_actions(board, game.position)
+        assert len(set(actions)) == len(actions)
+        play_every_action(board, game, actions)
+        if not actions:
+            break
+        action = actions[data.draw(st.integers(0, len(actions) - 1))]
+        K.apply_action(board, action_to_code(action), undo)
+        game = game.play(action)
+        assert_board_is(board, game)
+    event(f"walk of {game.moves // 25 * 25}+ actions, {len(game.position.removed)} runs removed")
+
+
+@settings(deadline=None, max_examples=30)
+@given(st.sampled_from(WINS), st.data())
+def test_kernel_matches_the_reference_near_run_removals(row, data):
+    # Random walks seldom complete a run: start them from a point of a won game.
+    line = parse_line(row["line"])
+    cut = data.draw(st.integers(0, len(line)), label="cut")
+    game = Game.start(GameCode.parse(row["code"]).position())
+    for action in line[:cut]:
+        game = game.play(action)
+    board = board_of(game)
+    undo = new_undo()
+    for _ in range(data.draw(st.integers(0, 20), label="steps")):
+        actions = assert_same_actions(board, game.position)
+        play_every_action(board, game, actions)
+        if not actions:
+            break
+        action = actions[data.draw(st.integers(0, len(actions) - 1))]
+        K.apply_action(board, action_to_code(action), undo)
+        game = game.play(action)
+        assert_board_is(board, game)
+    assert_same_actions(board, game.position)
+    event(f"{len(game.position.removed)} runs removed")
+
+
+@settings(deadline=None, max_examples=60)
+@given(codes, st.data(), st.integers(0, 32767), st.integers(0, 1300))
+def test_pack_unpack_round_trips_with_moves_and_score(code, data, moves, score):
+    game = walk(data, code)
+    for m, s in ((game.moves, game.score), (moves, score)):
+        packed = to_packed(game.position, m, s)
+        board = np.zeros(K.BOARD_SIZE, np.int16)
+        K.unpack(packed, board)
+        assert np.array_equal(board, to_board(game.position, m, s))
+        assert from_packed(packed, code.suits, code.rules) == game.position
+        again = np.zeros(PACKED_SIZE, np.uint8)
+        K.pack(board, again)
+        assert np.array_equal(again, packed)
+
+
+@settings(deadline=None, max_examples=60)
+@given(codes, st.data(), st.permutations(range(10)))
+def test_canonical_hash_ignores_column_order_with_the_stock(code, data, perm):
+    pos = walk(data, code).position
+    other = permuted(pos, perm)
+    assert canonical_key(other) == canonical_key(pos)
+    assert canonical_hash(other) == canonical_hash(pos)
+    # The exact-position hash does see the order (unless the permutation changes nothing).
+    exact = [int(K.zobrist_hash(to_board(p), CARD_KEYS, STOCK_KEYS, 0)) for p in (pos, other)]
+    assert (exact[0] == exact[1]) == (other == pos)
+
+
+@settings(deadline=None, max_examples=60)
+@given(codes, st.data())
+def test_canonical_hash_changes_with_every_action(code, data):
+    pos = walk(data, code).position
+    h = canonical_hash(pos)
+    for action in legal_actions(pos):
+        child = apply(pos, action)[0]
+        # Equal only when the child is the same position up to column order (e.g. a
+        # lone king moved to an empty column with the stock gone).
+        same = canonical_key(child) == canonical_key(pos)
+        if same:
+            event("a child equal up to column order")
+        hc = canonical_hash(child)
+        assert (hc == h) == same, action.text()
+        assert (hc[0] == h[0]) == same and (hc[1] == h[1]) == same
+
+
+@settings(deadline=None, max_examples=40)
+@given(codes, st.data())
+def test_column_zobrist_changes_by_the_keys_of_the_cards_moved(code, data):
+    game = walk(data, code)
+    pos = game.position
+    board = board_of(game)
+    undo = new_undo()
+
+    def zobrist(variant):
+        return [int(K.column_zobrist(board, c, CARD_KEYS, variant)) for c in range(10)]
+
+    before = {v: zobrist(v) for v in (0, 1)}
+    for v in (0, 1):
+        assert before[v] == [xor_keys(column_features(pos, c), v) for c in range(10)]
+    for action in legal_actions(pos):
+        child = apply(pos, action)[0]
+        K.apply_action(board, action_to_code(action), undo)
+        for v in (0, 1):
+            after = zobrist(v)
+            for c in range(10):  # in general: XOR of the (slot, card, face_down) that changed
+                changed = column_features(pos, c) ^ column_features(child, c)
+                assert after[c] == before[v][c] ^ xor_keys(changed, v), (action.text(), c)
+            if action.is_deal or child.removed != pos.removed:
+                continue
+            # A plain move: the destination changes by exactly the keys of the cards moved.
+            src, dst, n = action
+            slot = len(pos.down[dst]) + len(pos.up[dst])
+            moved = {(slot + i, card, 0) for i, card in enumerate(pos.up[src][-n:])}
+            assert after[dst] == before[v][dst] ^ xor_keys(moved, v)
+            if len(pos.up[src]) > n or not pos.down[src]:  # nothing turned up in src
+                moved_from = {(len(pos.down[src]) + len(pos.up[src]) - n + i, card, 0)
+                              for i, card in enumerate(pos.up[src][-n:])}
+                assert after[src] == before[v][src] ^ xor_keys(moved_from, v)
+        K.undo_action(board, undo)
+
+
+def test_canonical_hash_is_equal_after_a_whole_column_moves_to_an_empty_one():
+    pos = Position.from_text("""\
+spider 1 classic
+removed: S S S S S S S
+stock:
+1: | KS
+2: | QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S AS
+3: |
+4: |
+5: |
+6: |
+7: |
+8: |
+9: |
+10: |
+""")
+    h = canonical_hash(pos)
+    for action in legal_actions(pos):
+        child = apply(pos, action)[0]
+        whole = action.n_cards == len(pos.up[action.src]) and not pos.up[action.dst]
+        assert (canonical_hash(child) == h) == whole, action.text()
+
+
+def test_action_codes_round_trip():
+    for src in range(10):
+        for dst in range(10):
+            for n in range(1, 13):
+                action = Action(src, dst, n)
+                assert action_from_code(action_to_code(action)) == action
+    assert action_from_code(K.DEAL).is_deal
