@@ -1,0 +1,228 @@
+"""The solver: verified wins, sound losses, determinism and nested budgets."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from spidersolve.cards import make_card
+from spidersolve.search import ReplayFailed, solve, verify_win
+from spidersolve.state import Action, Game, GameCode, Position, legal_actions, replay
+from spidersolve.state.rules import apply
+
+STUCK_TEXT = """spider 2 classic
+removed: S S S H H H
+stock:
+1: 2S 2H | AS
+2: 4S 4H | AH
+3: 6S 6H | 3S
+4: 8S 8H | 3H
+5: TH TS | 5S
+6: JS JH | 5H
+7: QS | 7S
+8: QH | 7H
+9: KS | 9S
+10: KH | 9H
+"""
+
+# One legal action (9>10: 9S onto TH), after which nothing can move.
+LOST_TEXT = """spider 2 classic
+removed: S S S H H H
+stock:
+1: 2S 2H | AS
+2: 4S 4H | AH
+3: 6S 6H | 3S
+4: 8S 8H | 3H
+5: 9H TS | 5S
+6: JS JH | 5H
+7: QS | 7S
+8: QH | 7H
+9: KS | 9S
+10: KH | TH
+"""
+
+
+def _code(suits, deal, rules="classic"):
+    return GameCode(suits, rules, deal).position()
+
+
+@pytest.mark.parametrize("suits,deal", [(1, 0), (1, 3), (1, 7), (2, 0), (2, 5), (4, 1003)])
+def test_won_line_replays_to_a_win_with_the_reference_rules(suits, deal):
+    result = solve(_code(suits, deal), nodes=300_000)
+    assert result.verdict == "won"
+    final = replay(_code(suits, deal), result.line)
+    assert final.won
+    assert result.moves == len(result.line) == final.moves
+    assert result.score == final.score == 500 - final.moves + 800  # lines stay under 500
+
+
+def test_won_line_from_after_starts_where_after_ends():
+    start = _code(1, 3)
+    after = "1>8 8>7x2"
+    result = solve("SP1-S1C-AAAAAAD", nodes=100_000, after=after)
+    assert result.verdict == "won"
+    game = replay(start, after)
+    final = replay(game.position, result.line, game)
+    assert final.won and final.score == result.score
+
+
+def test_same_input_gives_same_verdict_line_and_nodes():
+    first = solve(_code(2, 11), nodes=50_000)
+    second = solve(_code(2, 11), nodes=50_000)
+    assert (first.verdict, first.nodes, first.line) == (second.verdict, second.nodes, second.line)
+
+
+@pytest.mark.parametrize("suits,deal", [(1, 2), (2, 4), (4, 1000)])
+def test_budgets_nest_won_at_n_unknown_at_n_minus_one(suits, deal):
+    full = solve(_code(suits, deal), nodes=300_000)
+    assert full.verdict == "won"
+    n = full.nodes
+    exact = solve(_code(suits, deal), nodes=n)
+    below = solve(_code(suits, deal), nodes=n - 1)
+    above = solve(_code(suits, deal), nodes=n + 12_345)
+    assert (exact.verdict, exact.nodes, exact.line) == ("won", n, full.line)
+    assert (above.verdict, above.nodes, above.line) == ("won", n, full.line)
+    assert below.verdict == "unknown" and below.nodes == n - 1
+
+
+def test_unknown_when_the_limit_runs_out():
+    result = solve(_code(4, 1001), nodes=50)
+    assert result.verdict == "unknown" and result.nodes == 50 and result.line is None
+
+
+def test_position_with_no_legal_action_is_lost():
+    position = Position.from_text(STUCK_TEXT)
+    assert legal_actions(position) == []
+    result = solve(position)
+    assert (result.verdict, result.nodes) == ("lost", 1)
+
+
+def test_position_whose_only_line_dead_ends_is_lost():
+    position = Position.from_text(LOST_TEXT)
+    assert [a.text() for a in legal_actions(position)] == ["9>10"]
+    result = solve(position)
+    assert (result.verdict, result.nodes) == ("lost", 2)
+
+
+def test_already_won_game_is_won_with_an_empty_line():
+    wins = [ln for ln in open("tests/vectors/wins.jsonl")]
+    import json
+    row = json.loads(wins[0])
+    game = replay(GameCode.parse(row["code"]).position(), row["line"])
+    result = solve(game)
+    assert result.verdict == "won" and result.line == () and result.score == row["score"]
+
+
+def test_unknown_cards_cannot_be_solved():
+    text = STUCK_TEXT.replace("1: 2S 2H | AS", "1: ?? ?? | AS")
+    with pytest.raises(ValueError, match="unknown face-down cards"):
+        solve(Position.from_text(text))
+
+
+def test_verify_win_rejects_a_line_that_does_not_win():
+    game = Game.start(_code(1, 3))
+    with pytest.raises(ReplayFailed):
+        verify_win(game, [Action.parse("1>8")])
+    with pytest.raises(ReplayFailed):
+        verify_win(game, [Action.parse("1>2")])
+
+
+# --- soundness against an exhaustive reference search on small endgames -------------
+
+
+def random_endgame(rng: random.Random, suits: int, runs_left: int,
+                   blocked: bool = False) -> Position | None:
+    """A position with ``runs_left`` runs' cards on the table and the stock empty.
+
+    ``blocked``: every column holds cards and only its top card is face up,
+    which makes lost positions common.
+    """
+    left_suits = [s for s in range(suits) for _ in range(8 // suits)]
+    rng.shuffle(left_suits)
+    keep, gone = left_suits[:runs_left], left_suits[runs_left:]
+    cards = [make_card(r, s) for s in keep for r in range(1, 14)]
+    rng.shuffle(cards)
+    n_cols = 10 if blocked else rng.choice([7, 9, 10])
+    cuts = sorted(rng.sample(range(1, len(cards)), n_cols - 1))
+    piles = [cards[a:b] for a, b in zip([0] + cuts, cuts + [len(cards)])]
+    piles += [[] for _ in range(10 - n_cols)]
+    rng.shuffle(piles)
+    down, up = [], []
+    for pile in piles:
+        fd = len(pile) - 1 if blocked else rng.randint(0, max(0, len(pile) - 1))
+        down.append(pile[:fd])
+        up.append(pile[fd:])
+    try:
+        return Position.make(suits, rng.choice(["classic", "relaxed"]), down, up, [],
+                             sorted(gone))
+    except ValueError:
+        return None
+
+
+def exhaustive_verdict(position: Position, cap: int) -> str | None:
+    """Reference verdict by depth-first search with the reference rules.
+
+    The stock is empty, so columns are interchangeable: positions are keyed
+    by their sorted columns. None when more than ``cap`` positions are seen.
+    """
+    def key(pos):
+        return tuple(sorted(zip(pos.down, pos.up)))
+
+    seen = {key(position)}
+    stack = [position]
+    while stack:
+        pos = stack.pop()
+        for action in legal_actions(pos):
+            child, _ = apply(pos, action)
+            if len(child.removed) == 8:
+                return "won"
+            k = key(child)
+            if k not in seen:
+                if len(seen) >= cap:
+                    return None
+                seen.add(k)
+                stack.append(child)
+    return "lost"
+
+
+def _endgame_cases(count, seed):
+    """Endgames with their exhaustive verdicts: half free, half blocked with few actions."""
+    rng = random.Random(seed)
+    cases = []
+    while len(cases) < count:
+        blocked = len(cases) % 2 == 1
+        pos = random_endgame(rng, rng.choice([1, 2, 4]), rng.choice([1, 2]), blocked)
+        if pos is None or (blocked and len(legal_actions(pos)) > 3):
+            continue
+        verdict = exhaustive_verdict(pos, 3000)
+        if verdict is not None:
+            cases.append((pos, verdict))
+    return cases
+
+
+def test_solver_agrees_with_exhaustive_search_on_sampled_endgames():
+    cases = _endgame_cases(60, seed=20261129)
+    verdicts = [v for _, v in cases]
+    assert "won" in verdicts and "lost" in verdicts  # both kinds are exercised
+    for pos, verdict in cases:
+        result = solve(pos, nodes=100_000)
+        assert result.verdict == verdict, pos.to_text()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(seed=st.integers(0, 2**32 - 1), suits=st.sampled_from([1, 2, 4]),
+       runs_left=st.sampled_from([1, 2]), blocked=st.booleans())
+def test_solver_agrees_with_exhaustive_search_on_random_endgames(seed, suits, runs_left, blocked):
+    rng = random.Random(seed)
+    pos = random_endgame(rng, suits, runs_left, blocked)
+    if pos is None:
+        return
+    verdict = exhaustive_verdict(pos, 3000)
+    if verdict is None:
+        return
+    result = solve(pos, nodes=100_000)
+    assert result.verdict == verdict, pos.to_text()
+
