@@ -75,7 +75,7 @@ def test_same_command_again_skips_deals_done(tmp_path, reference):
     result = CliRunner().invoke(cli, ["batch", "--suits", "1", "--deals", DEALS, "--nodes",
                                       NODES, "--out", str(out), "--workers", "1"])
     assert result.exit_code == 0, result.output
-    assert "6 deals planned, 6 already done, 0 solved now" in result.stdout
+    assert "6 deals planned, all already done" in result.stdout
     pd.testing.assert_frame_equal(load_results(out), first)  # times too: nothing rewritten
     pd.testing.assert_frame_equal(stable(first), stable(reference))
     # A wider range only solves the new deals.
@@ -193,6 +193,13 @@ def test_run_settings_and_versions_are_in_the_file_metadata(tmp_path):
     assert {"numba", "numpy", "pandas", "pyarrow", "python"} <= set(run["versions"])
 
 
+def test_empty_deal_range_says_so(tmp_path):
+    result = CliRunner().invoke(cli, ["batch", "--deals", "5:5", "--out", str(tmp_path)])
+    assert result.exit_code == 2
+    assert result.stderr == ("error: --deals: '5:5' is an empty range (A:B means deals A up "
+                             "to B-1, so B must be above A)\n")
+
+
 @pytest.mark.parametrize("args", [
     ["--suits", "3", "--deals", "0:2"],
     ["--suits", "1,x", "--deals", "0:2"],
@@ -206,6 +213,7 @@ def test_run_settings_and_versions_are_in_the_file_metadata(tmp_path):
     ["--deals", "0:2", "--source", "pysol"],
     ["--deals", "1:2", "--source", "pysol", "--suits", "2", "--rules", "relaxed"],
     ["--deals", "-1:2"],
+    ["--deals", "1:2:3"],
 ])
 def test_bad_batch_arguments_give_one_error_line(args, tmp_path):
     result = CliRunner().invoke(cli, ["batch", "--out", str(tmp_path / "out"), "--quiet", *args])

@@ -71,7 +71,7 @@ def batch(suits, rules, deals, source, nodes, out, workers, scheduler, chunk, qu
         nonlocal bar
         bar = tqdm(total=planned, initial=skipped, unit="deal", file=sys.stderr,
                    disable=quiet, dynamic_ncols=True, desc="batch")
-        bar.set_postfix(won=0, lost=0, unknown=0)
+        bar.set_postfix(tally)
 
     tally = {"won": 0, "lost": 0, "unknown": 0}
 
@@ -87,7 +87,11 @@ def batch(suits, rules, deals, source, nodes, out, workers, scheduler, chunk, qu
     finally:
         if bar is not None:
             bar.close()
-    if not quiet:
+    if quiet:
+        return
+    if not report.solved:
+        click.echo(f"{report.planned} deals planned, all already done -> {report.out}")
+    else:
         click.echo(f"{report.planned} deals planned, {report.skipped} already done, "
                    f"{report.solved} solved now: won {report.won}, lost {report.lost}, "
                    f"unknown {report.unknown} in {report.seconds:.1f} s -> {report.out}")

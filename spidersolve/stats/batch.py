@@ -74,17 +74,19 @@ def parse_deals(text: str) -> list[int]:
     out: set[int] = set()
     for token in _tokens(text, "--deals"):
         try:
-            if ":" in token:
-                start_text, stop_text = token.split(":", 1)
-                start, stop = int(start_text), int(stop_text)
-                if stop <= start:
-                    raise SpiderError(f"--deals: '{token}' is an empty range (A:B means deals "
-                                      "A up to B-1, so B must be above A)")
-                out.update(range(start, stop))
-            else:
-                out.add(int(token))
+            bounds = [int(part) for part in token.split(":")]
         except ValueError:
-            raise SpiderError(f"--deals: '{token}' is not a deal number or a range A:B") from None
+            bounds = []
+        if len(bounds) not in (1, 2):
+            raise SpiderError(f"--deals: '{token}' is not a deal number or a range A:B")
+        if len(bounds) == 1:
+            out.add(bounds[0])
+            continue
+        start, stop = bounds
+        if stop <= start:
+            raise SpiderError(f"--deals: '{token}' is an empty range (A:B means deals A up "
+                              "to B-1, so B must be above A)")
+        out.update(range(start, stop))
     return sorted(out)
 
 
@@ -218,6 +220,35 @@ class InlineBackend:
             yield fn(chunk, **kwargs)
 
 
+def _exit_with_parent(parent_pid: int) -> None:
+    """Worker initializer: end this worker when the batch process dies.
+
+    A batch killed with ``kill -9`` cannot stop its workers, and a worker
+    deep in a numba search holds the GIL for a long time. On Linux the kernel
+    sends the worker SIGKILL when its parent dies (PR_SET_PDEATHSIG); a
+    thread that polls the parent id covers other systems between deals.
+    """
+    import signal
+    import threading
+
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+    def watch():
+        while os.getppid() == parent_pid:
+            time.sleep(1.0)
+        os._exit(1)
+
+    if os.getppid() != parent_pid:
+        os._exit(1)
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
 class PoolBackend:
     """A pool of worker processes; results come back as chunks finish.
 
@@ -235,7 +266,9 @@ class PoolBackend:
 
     def __enter__(self):
         self._pool = ProcessPoolExecutor(max_workers=self.slots,
-                                         mp_context=multiprocessing.get_context("spawn"))
+                                         mp_context=multiprocessing.get_context("spawn"),
+                                         initializer=_exit_with_parent,
+                                         initargs=(os.getpid(),))
         return self
 
     def __exit__(self, exc_type, *exc):
@@ -342,7 +375,7 @@ def versions() -> dict:
 
 def chunk_size_for(todo: int, slots: int) -> int:
     """Small enough to spread over the workers and to lose little on a kill."""
-    return max(1, min(32, math.ceil(todo / (slots * 8)))) if todo else 1
+    return max(1, min(8, math.ceil(todo / (slots * 8)))) if todo else 1
 
 
 def run_batch(tasks: list[Task], out, backend=None, *, chunk: int | None = None,
