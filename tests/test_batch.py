@@ -230,3 +230,19 @@ def test_out_must_be_a_directory(tmp_path):
                                       "--workers", "1", "--quiet"])
     assert result.exit_code == 2
     assert result.stderr.startswith("error: ")
+
+
+def test_smaller_budget_from_node_counts_matches_a_run_at_that_budget(tmp_path, reference):
+    from spidersolve.stats import verdicts_within
+
+    # A budget between the node counts of the reference wins, so that some
+    # deals are won within it and some are not.
+    won_nodes = sorted(reference.loc[reference["verdict"] == "won", "nodes"])
+    budget = int(won_nodes[len(won_nodes) // 2]) - 1
+    batch(tmp_path, "--workers", "1", nodes=str(budget))
+    small = load_results(tmp_path)
+    expected = list(verdicts_within(reference, budget))
+    assert "won" in expected and "unknown" in expected
+    assert expected == list(small["verdict"])
+    won = small["verdict"] == "won"
+    assert list(small.loc[won, "nodes"]) == list(reference.loc[won, "nodes"])
