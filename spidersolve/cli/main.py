@@ -14,12 +14,34 @@ from ..errors import SpiderError
 # click >= 8.2 raises this for a bare ``spidersolve``: show the help, not an error line.
 _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
 
-# Command modules, each defining a click command named like the module.
-COMMANDS = ["deal", "actions", "replay", "perft", "code", "solve", "play", "batch", "stats"]
+# Each command and the module of this package that defines it (in that
+# module's COMMANDS list). Modules are imported only when their command runs,
+# so a hint does not pay for pandas or dask.
+COMMANDS = {
+    "deal": "deal", "actions": "actions", "replay": "replay", "perft": "perft",
+    "code": "code", "codes": "code", "solve": "solve", "hint": "solve", "play": "play",
+    "batch": "batch", "stats": "stats", "hints": "stats",
+}
 
 
 class SpiderGroup(click.Group):
-    """Turns every user error into one ``error:`` line and exit status 2."""
+    """Turns every user error into one ``error:`` line and exit status 2.
+
+    Commands are loaded from their modules on first use (see COMMANDS).
+    """
+
+    def list_commands(self, ctx):
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx, name):
+        module_name = COMMANDS.get(name)
+        if module_name is None:
+            return None
+        module = importlib.import_module(f"{__package__}.{module_name}")
+        for command in module.COMMANDS:
+            if command.name == name:
+                return command
+        raise LookupError(f"module {module_name} defines no command {name!r}")
 
     def invoke(self, ctx):
         try:
@@ -57,12 +79,6 @@ class SpiderGroup(click.Group):
 @click.version_option(__version__, prog_name="spidersolve")
 def cli():
     """Spider Solitaire: deals, rules, a proving solver, hints and win rates."""
-
-
-for _name in COMMANDS:
-    _module = importlib.import_module(f"{__package__}.{_name}")
-    for _command in _module.COMMANDS:
-        cli.add_command(_command)
 
 
 def main(argv=None):

@@ -75,18 +75,23 @@ def _suit(card):
 @njit(**JIT)
 def gen_actions(board, relaxed, out):
     """Write the legal actions of ``board`` into ``out``; return how many."""
+    # the rank on top of each column, 0 for an empty one
+    tops = np.empty(N_COLS, np.int64)
+    for c in range(N_COLS):
+        length = board[LEN + c]
+        tops[c] = _rank(board[c * CAP + length - 1]) if length > 0 else 0
     k = 0
     for src in range(N_COLS):
         length = board[LEN + src]
         n_up = length - board[FD + src]
         if n_up == 0:
             continue
-        base = src * CAP
-        top = board[base + length - 1]
+        base = src * CAP + length - 1
+        top = tops[src]
         run = 1
         while run < n_up:
-            lower = board[base + length - 1 - run]
-            upper = board[base + length - run]
+            lower = board[base - run]
+            upper = board[base - run + 1]
             if _rank(lower) != _rank(upper) + 1:
                 break
             if not relaxed and _suit(lower) != _suit(upper):
@@ -95,21 +100,59 @@ def gen_actions(board, relaxed, out):
         for dst in range(N_COLS):
             if dst == src:
                 continue
-            dlen = board[LEN + dst]
-            if dlen == 0:
+            if tops[dst] == 0:
                 for n in range(1, run + 1):
                     out[k] = action_code(src, dst, n)
                     k += 1
             else:
-                n = _rank(board[dst * CAP + dlen - 1]) - _rank(top)
+                n = tops[dst] - top
                 if 1 <= n <= run:
                     out[k] = action_code(src, dst, n)
                     k += 1
     if board[NSTOCK] > 0:
         for c in range(N_COLS):
-            if board[LEN + c] == 0:
+            if tops[c] == 0:
                 return k
         out[k] = DEAL
+        k += 1
+    return k
+
+
+@njit(**JIT)
+def count_actions(board, relaxed):
+    """How many legal actions ``board`` has (``gen_actions`` without the list)."""
+    tops = np.empty(N_COLS, np.int64)
+    empty = 0
+    for c in range(N_COLS):
+        length = board[LEN + c]
+        if length > 0:
+            tops[c] = _rank(board[c * CAP + length - 1])
+        else:
+            tops[c] = 0
+            empty += 1
+    k = 0
+    for src in range(N_COLS):
+        length = board[LEN + src]
+        n_up = length - board[FD + src]
+        if n_up == 0:
+            continue
+        base = src * CAP + length - 1
+        run = 1
+        while run < n_up:
+            lower = board[base - run]
+            upper = board[base - run + 1]
+            if _rank(lower) != _rank(upper) + 1:
+                break
+            if not relaxed and _suit(lower) != _suit(upper):
+                break
+            run += 1
+        k += run * empty
+        for dst in range(N_COLS):
+            if dst != src and tops[dst] != 0:
+                n = tops[dst] - tops[src]
+                if 1 <= n <= run:
+                    k += 1
+    if board[NSTOCK] > 0 and empty == 0:
         k += 1
     return k
 
@@ -129,8 +172,12 @@ def _complete_run_on_top(board, c):
 
 
 @njit(**JIT)
-def _settle(board, undo):
+def _settle(board, undo, low, high):
     """Remove complete runs and turn up cards until nothing changes.
+
+    After a move only its two columns can change (every other column was
+    already settled), so only columns ``low`` < ``high`` are looked at, in
+    that order; ``low`` = -1 means all ten (a deal).
 
     Returns the number of runs removed, or -1 if an unknown card would be
     turned up (the board is then left part-settled; the caller undoes).
@@ -139,7 +186,8 @@ def _settle(board, undo):
     changed = True
     while changed:
         changed = False
-        for c in range(N_COLS):
+        for i in range(N_COLS if low < 0 else 2):
+            c = i if low < 0 else (low if i == 0 else high)
             if _complete_run_on_top(board, c):
                 suit = _suit(board[c * CAP + board[LEN + c] - 1])
                 board[LEN + c] -= 13
@@ -176,6 +224,7 @@ def apply_action(board, action, undo):
             board[c * CAP + board[LEN + c]] = board[first + c]
             board[LEN + c] += 1
         board[NSTOCK] -= 10
+        removed = _settle(board, undo, -1, -1)
     else:
         src = action >> 12
         dst = (action >> 8) & 15
@@ -186,7 +235,7 @@ def apply_action(board, action, undo):
             board[d0 + i] = board[s0 + i]
         board[LEN + src] -= n
         board[LEN + dst] += n
-    removed = _settle(board, undo)
+        removed = _settle(board, undo, min(src, dst), max(src, dst))
     board[MOVES] += 1
     if removed < 0:
         return -1
@@ -337,7 +386,7 @@ def perft(board, relaxed, depth, actions, undos):
         if apply_action(board, action, undos[level]) < 0:
             return -1
         if level + 2 == depth:
-            leaves += gen_actions(board, relaxed, actions[level + 1])
+            leaves += count_actions(board, relaxed)
             undo_action(board, undos[level])
         else:
             level += 1

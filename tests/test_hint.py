@@ -1,0 +1,139 @@
+"""Hints and the solve/hint commands."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from spidersolve.cli.main import cli
+from spidersolve.search import HINT_NODES, hint
+from spidersolve.state import GameCode, Position, legal_actions, replay
+from test_solver import LOST_TEXT, STUCK_TEXT
+
+
+def run(*args, stdin=None):
+    return CliRunner().invoke(cli, list(args), input=stdin)
+
+
+@pytest.mark.parametrize("code,after", [
+    ("SP1-S1C-AAAAAAD", ""),
+    ("SP1-S1C-AAAAAAD", "1>8 8>7x2 8>2 deal"),
+    ("SP1-S2C-AAAAAAA", ""),
+    ("SP1-S2R-AAAAAAB", "3>2 4>7"),
+    ("SP1-S4C-AAAAPOA", ""),
+])
+def test_hint_is_a_legal_action_and_a_proven_line_wins(code, after):
+    position = GameCode.parse(code).position()
+    game = replay(position, after)
+    result = hint(code, after=after)
+    assert result.action in legal_actions(game.position)
+    assert result.nodes <= HINT_NODES
+    if result.status == "proven":
+        assert result.line[0] == result.action
+        assert replay(game.position, result.line, game).won
+        assert result.line_length == len(result.line)
+    else:
+        assert result.status == "unproven" and result.line is None
+
+
+def test_one_suit_hint_is_proven():
+    result = hint("SP1-S1C-AAAAAAD")
+    assert result.status == "proven"
+    assert result.words.startswith("move ") or result.words == "deal a new row"
+
+
+def test_unproven_hint_still_suggests_a_legal_action():
+    result = hint("SP1-S4C-AAAAAAB", nodes=20)
+    assert result.status == "unproven"
+    assert result.action in legal_actions(GameCode.parse("SP1-S4C-AAAAAAB").position())
+
+
+def test_lost_position_says_lost():
+    result = hint(Position.from_text(LOST_TEXT))
+    assert (result.status, result.action, result.line) == ("lost", None, None)
+
+
+def test_position_with_no_legal_action_is_stuck():
+    result = hint(Position.from_text(STUCK_TEXT))
+    assert (result.status, result.action) == ("stuck", None)
+
+
+def test_won_game_says_won():
+    row = json.loads(open("tests/vectors/wins.jsonl").readline())
+    result = hint(row["code"], after=row["line"])
+    assert result.status == "won"
+
+
+def test_hint_command_prints_action_words_and_status():
+    out = run("hint", "SP1-S1C-AAAAAAD", "--line")
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    action, words = lines[0].split(": ", 1)
+    assert words.startswith("move ") or words == "deal a new row"
+    assert lines[1].startswith("proven: the first action of a winning line of ")
+    assert lines[2].startswith("line: " + action)
+
+
+def test_hint_command_json_has_stable_keys():
+    out = run("hint", "SP1-S1C-AAAAAAD", "--after", "1>8", "--json")
+    data = json.loads(out.output)
+    assert list(data) == ["status", "action", "words", "line", "line_length", "nodes", "seconds"]
+    assert data["status"] == "proven" and data["line"].split()[0] == data["action"]
+
+
+def test_hint_command_reports_lost_and_stuck(tmp_path):
+    lost = tmp_path / "lost.txt"
+    lost.write_text(LOST_TEXT)
+    out = run("hint", str(lost))
+    assert out.exit_code == 0 and out.output.startswith("lost: no winning line exists")
+    out = run("hint", "-", stdin=STUCK_TEXT)
+    assert out.exit_code == 0 and "no legal action" in out.output
+
+
+def test_hint_with_unknown_cards_is_an_error_that_suggests_after(tmp_path):
+    path = tmp_path / "unknown.txt"
+    path.write_text(STUCK_TEXT.replace("1: 2S 2H | AS", "1: ?? ?? | AS"))
+    out = run("hint", str(path))
+    assert out.exit_code == 2
+    assert out.stderr.startswith("error:") and "--after" in out.stderr
+    assert "Traceback" not in out.output
+
+
+def test_hint_after_an_illegal_action_names_it_and_the_rule():
+    out = run("hint", "SP1-S1C-AAAAAAD", "--after", "1>8 1>9")
+    assert out.exit_code == 2
+    assert out.stderr.strip().splitlines() == [
+        out.stderr.strip()] and "action 2 (1>9)" in out.stderr and "not one rank below" in out.stderr
+
+
+def test_solve_command_json_has_stable_keys_and_a_winning_line():
+    out = run("solve", "SP1-S1C-AAAAAAD", "--json")
+    data = json.loads(out.output)
+    assert list(data) == ["verdict", "nodes", "seconds", "line", "moves", "score"]
+    assert data["verdict"] == "won"
+    final = replay(GameCode.parse("SP1-S1C-AAAAAAD").position(), data["line"])
+    assert final.won and final.score == data["score"] and final.moves == data["moves"]
+
+
+def test_solve_command_prints_the_line_in_words():
+    out = run("solve", "SP1-S1C-AAAAAAD", "--words")
+    assert out.exit_code == 0
+    assert "verdict: won" in out.output and "\n1. move " in out.output
+
+
+def test_solve_command_unknown_and_lost(tmp_path):
+    out = run("solve", "SP1-S4C-AAAAAAB", "--nodes", "10", "--json")
+    assert json.loads(out.output)["verdict"] == "unknown"
+    assert json.loads(out.output)["line"] is None
+    path = tmp_path / "lost.txt"
+    path.write_text(LOST_TEXT)
+    out = run("solve", str(path), "--json")
+    assert json.loads(out.output) | {"seconds": 0} == {
+        "verdict": "lost", "nodes": 2, "seconds": 0, "line": None, "moves": None, "score": None}
+
+
+def test_solve_command_rejects_a_zero_node_limit():
+    out = run("solve", "SP1-S1C-AAAAAAD", "--nodes", "0")
+    assert out.exit_code == 2 and out.stderr.startswith("error:")
