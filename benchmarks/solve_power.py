@@ -29,11 +29,12 @@ HINT_BUDGET = 167_000
 
 
 def _solve_one(job):
-    suits, deal, nodes, weights = job
+    suits, deal, nodes, weights, schedule = job
     from spidersolve.search import solve
     from spidersolve.state import GameCode
 
-    result = solve(GameCode(suits, "classic", deal).position(), nodes=nodes, weights=weights)
+    result = solve(GameCode(suits, "classic", deal).position(), nodes=nodes, weights=weights,
+                   schedule=schedule)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return suits, deal, result.verdict, result.nodes, result.seconds, result.moves, peak_mb
 
@@ -52,11 +53,14 @@ def main(argv=None):
     parser.add_argument("--nodes", type=int, default=1_000_000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--weights", default=None, help="heuristic weights as a JSON list")
+    parser.add_argument("--schedule", default=None,
+                        help="order of serving the deals-left heaps, a JSON list")
     parser.add_argument("--rows", default=None, help="write one CSV row per deal here")
     args = parser.parse_args(argv)
     weights = json.loads(args.weights) if args.weights else None
     suit_counts = [int(s) for s in args.suits.split(",")]
-    jobs = [(s, d, args.nodes, weights) for s in suit_counts
+    schedule = json.loads(args.schedule) if args.schedule else None
+    jobs = [(s, d, args.nodes, weights, schedule) for s in suit_counts
             for d in range(args.start, args.start + args.deals)]
     started = time.time()
     with ProcessPoolExecutor(args.workers) as pool:
@@ -68,9 +72,10 @@ def main(argv=None):
             f.write("suits,deal,verdict,nodes,seconds,moves,peak_mb\n")
             for row in rows:
                 f.write(",".join("" if x is None else str(x) for x in row) + "\n")
-    from spidersolve.search.heuristic import DEFAULT_WEIGHTS
+    from spidersolve.search.heuristic import DEFAULT_SCHEDULE, DEFAULT_WEIGHTS
     print(f"solve_power: deals {args.start}..{args.start + args.deals - 1}, node limit "
-          f"{args.nodes:,}, weights {weights or list(DEFAULT_WEIGHTS)}, {args.workers} workers, "
+          f"{args.nodes:,}, weights {weights or list(DEFAULT_WEIGHTS)}, schedule "
+          f"{schedule or list(DEFAULT_SCHEDULE)}, {args.workers} workers, "
           f"wall {wall:.0f} s")
     header = (f"{'suits':>5} {'won':>5} {'lost':>5} {'unkn':>5} {'%<=167k':>8} {'%<=limit':>8} "
               f"{'med nodes':>10} {'p95 nodes':>10} {'med s':>7} {'p95 s':>7} {'nodes/s':>9} "

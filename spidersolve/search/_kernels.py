@@ -154,7 +154,7 @@ def _grow(arr):
 
 
 @njit(**JIT)
-def search(root, relaxed, node_limit, weights, card_keys, stock_keys, result):
+def search(root, relaxed, node_limit, weights, schedule, card_keys, stock_keys, result):
     """Best-first search from ``root`` (a working board).
 
     Writes into ``result`` (int64[6]): verdict (WON, LOST, UNKNOWN), nodes
@@ -176,7 +176,8 @@ def search(root, relaxed, node_limit, weights, card_keys, stock_keys, result):
     node_depth = np.empty(node_cap, np.int32)
     ent_parent = np.empty(1 << 16, np.int32)
     ent_action = np.empty(1 << 16, np.int32)
-    # one frontier heap per number of deals left in the stock, served in turn
+    # one frontier heap per number of deals left in the stock, served in the
+    # order of ``schedule`` (deals-left levels; each of 0..5 at least once)
     heaps = [np.empty(1 << 12, np.int64) for _ in range(6)]
     sizes = np.zeros(6, np.int64)
     turn = 0
@@ -205,12 +206,13 @@ def search(root, relaxed, node_limit, weights, card_keys, stock_keys, result):
         if nodes >= node_limit:
             result[1] = nodes
             return node_entry[:nodes], ent_parent[:n_entries], ent_action[:n_entries]
-        while sizes[turn] == 0:
-            turn = (turn + 1) % 6
-        key = _heap_pop(heaps[turn], sizes[turn])
-        sizes[turn] -= 1
+        while sizes[schedule[turn]] == 0:
+            turn = (turn + 1) % schedule.shape[0]
+        level = schedule[turn]
+        key = _heap_pop(heaps[level], sizes[level])
+        sizes[level] -= 1
         waiting -= 1
-        turn = (turn + 1) % 6
+        turn = (turn + 1) % schedule.shape[0]
         entry = ENTRY_MASK - (key & ENTRY_MASK)
         parent = ent_parent[entry]
         if parent < 0:

@@ -11,7 +11,7 @@ from ..errors import SpiderError
 from ..state import Action, Game, Position, load_source, replay
 from ..state.packed import CARD_KEYS, STOCK_KEYS, action_from_code, action_to_code, to_board
 from . import _kernels as K
-from .heuristic import DEFAULT_WEIGHTS
+from .heuristic import DEFAULT_SCHEDULE, DEFAULT_WEIGHTS
 from .verify import verify_win
 
 DEFAULT_NODES = 1_000_000
@@ -61,7 +61,7 @@ def start_of(source, after: str = "") -> Game:
 class _Search:
     """One run of the kernel and what it left behind to rebuild lines from."""
 
-    def __init__(self, game: Game, nodes: int, weights=None):
+    def __init__(self, game: Game, nodes: int, weights=None, schedule=None):
         position = game.position
         if nodes < 1:
             raise SpiderError(f"the node limit must be at least 1, not {nodes}")
@@ -72,9 +72,12 @@ class _Search:
         started = time.perf_counter()
         weights = np.asarray(DEFAULT_WEIGHTS if weights is None else weights, np.int64)
         self.result = np.zeros(6, np.int64)
+        schedule = np.asarray(DEFAULT_SCHEDULE if schedule is None else schedule, np.int64)
+        if sorted(set(schedule.tolist())) != list(range(6)):
+            raise ValueError("the schedule must name every deals-left level 0..5")
         self.node_entry, self.ent_parent, self.ent_action = K.search(
             to_board(position, game.moves, game.score), position.relaxed, int(nodes), weights,
-            CARD_KEYS, STOCK_KEYS, self.result)
+            schedule, CARD_KEYS, STOCK_KEYS, self.result)
         self.seconds = time.perf_counter() - started
         self.verdict = {K.WON: "won", K.LOST: "lost", K.UNKNOWN: "unknown"}[int(self.result[0])]
         self.nodes = int(self.result[1])
@@ -101,7 +104,8 @@ class _Search:
         return action_from_code(codes[-1])
 
 
-def solve(source, nodes: int = DEFAULT_NODES, after: str = "", weights=None) -> SolveResult:
+def solve(source, nodes: int = DEFAULT_NODES, after: str = "", weights=None,
+          schedule=None) -> SolveResult:
     """Search for a winning line from a source, Position or Game.
 
     ``after`` is a line played from the source first. The node limit counts
@@ -114,7 +118,7 @@ def solve(source, nodes: int = DEFAULT_NODES, after: str = "", weights=None) -> 
     game = start_of(source, after)
     if game.won:
         return SolveResult("won", 0, 0.0, (), 0, game.score)
-    run = _Search(game, nodes, weights)
+    run = _Search(game, nodes, weights, schedule)
     if run.verdict != "won":
         return SolveResult(run.verdict, run.nodes, run.seconds)
     line = shorten_line(game, run.winning_line())
