@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..state import Action, legal_actions
-from .solver import SolveResult, _Search, shorten_line, start_of
-from .verify import verify_win
+from .solver import SolveResult, _solve_game, start_of
 
 HINT_NODES = 167_000
 
@@ -53,17 +52,16 @@ def hint(source, nodes: int = HINT_NODES, after: str = "", weights=None) -> Hint
         return HintResult("won", None, None, None, 0, 0.0)
     if not legal_actions(position):
         return HintResult("stuck", None, None, None, 0, 0.0)
-    run = _Search(game, nodes, weights)
-    if run.verdict == "won":
-        line = shorten_line(game, run.winning_line())
-        verify_win(game, line)
-        action = line[0]
-        return HintResult("proven", action, action.words(position), line, run.nodes,
-                          run.seconds)
-    if run.verdict == "lost":
-        return HintResult("lost", None, None, None, run.nodes, run.seconds)
+    result, run = _solve_game(game, nodes, weights)
+    if result.verdict == "won":
+        action = result.line[0]
+        return HintResult("proven", action, action.words(position), result.line, result.nodes,
+                          result.seconds)
+    if result.verdict == "lost":
+        return HintResult("lost", None, None, None, result.nodes, result.seconds)
     action = run.best_first_action() or legal_actions(position)[0]
-    return HintResult("unproven", action, action.words(position), None, run.nodes, run.seconds)
+    return HintResult("unproven", action, action.words(position), None, result.nodes,
+                      result.seconds)
 
 
 __all__ = ["HINT_NODES", "HintResult", "SolveResult", "hint"]

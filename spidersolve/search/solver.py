@@ -31,7 +31,7 @@ class SolveResult:
 
     verdict: str
     nodes: int
-    seconds: float
+    seconds: float  # the whole solve: search, line shortening and replay check
     line: tuple[Action, ...] | None = None
     moves: int | None = None
     score: int | None = None
@@ -115,15 +115,21 @@ def solve(source, nodes: int = DEFAULT_NODES, after: str = "", weights=None,
     >>> solve("SP1-S1C-AAAAAAD").verdict
     'won'
     """
-    game = start_of(source, after)
+    return _solve_game(start_of(source, after), nodes, weights, schedule)[0]
+
+
+def _solve_game(game: Game, nodes: int, weights=None, schedule=None):
+    """solve() on a Game: the result and the search run (None for a won game)."""
+    started = time.perf_counter()
     if game.won:
-        return SolveResult("won", 0, 0.0, (), 0, game.score)
+        return SolveResult("won", 0, time.perf_counter() - started, (), 0, game.score), None
     run = _Search(game, nodes, weights, schedule)
     if run.verdict != "won":
-        return SolveResult(run.verdict, run.nodes, run.seconds)
+        return SolveResult(run.verdict, run.nodes, time.perf_counter() - started), run
     line = shorten_line(game, run.winning_line())
     final = verify_win(game, line)
-    return SolveResult("won", run.nodes, run.seconds, line, len(line), final.score)
+    return SolveResult("won", run.nodes, time.perf_counter() - started, line, len(line),
+                       final.score), run
 
 
 def shorten_line(game: Game, line) -> tuple[Action, ...]:
