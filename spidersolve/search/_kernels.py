@@ -10,9 +10,10 @@ Arrays the search keeps (all preallocated, doubled when full):
   the action that made it;
 - the frontier: a binary min-heap of int64 keys ``priority << 32 | entry``,
   so equal priorities leave newest first (deterministic);
-- the transposition table: open addressing on the 128-bit canonical hash
-  (``tt_lo``, ``tt_hi``; 0 marks a free slot), filled when a position is
-  first generated, so each position up to column symmetry is queued once.
+- the transposition table: open addressing on the 128-bit canonical hash,
+  whose slots hold entry numbers (the hashes are ``ent_lo[e]``,
+  ``ent_hi[e]``), filled when a position is first generated, so each
+  position up to column symmetry is queued once.
 
 Nothing is pruned but positions already generated: when the frontier runs
 empty, every position reachable from the root has been expanded, and the
@@ -41,7 +42,9 @@ W_REMOVED = 4
 W_DEAL_LEFT = 5
 W_DEPTH = 6
 W_DOWN_RUN = 7
-N_WEIGHTS = 8
+W_LOOSE = 8
+W_GOOD = 9
+N_WEIGHTS = 10
 
 WON, LOST, UNKNOWN = 1, 2, 0
 
@@ -54,6 +57,10 @@ def evaluate(board, weights):
     mixed = 0
     empty = 0
     buried = 0
+    loose = 0
+    # per column: the top card, and the bottom card of the same-suit run on top
+    top_card = np.zeros(N_COLS, np.int64)
+    run_bottom = np.zeros(N_COLS, np.int64)
     for c in range(N_COLS):
         length = board[LEN + c]
         if length == 0:
@@ -62,22 +69,41 @@ def evaluate(board, weights):
         fd = board[FD + c]
         face_down += fd
         base = c * CAP
-        for i in range(fd + 1, length):
+        top_card[c] = board[base + length - 1]
+        run_bottom[c] = top_card[c]
+        in_run = True
+        for i in range(length - 1, fd, -1):
             lower = board[base + i - 1]
             upper = board[base + i]
             if (lower & 15) == (upper & 15) + 1:
                 if (lower >> 4) != (upper >> 4):
                     mixed += 1
+                    in_run = False
+                elif in_run:
+                    run_bottom[c] = lower
             else:
                 breaks += 1
+                in_run = False
         # face-down cards under a long face-up pile are harder to reach
         if fd > 0:
             buried += length - fd - 1
+        elif (board[base] & 15) != 13:
+            loose += 1  # a column not founded on a king must move again
+    good = 0
+    if weights[W_GOOD] != 0:
+        for c in range(N_COLS):
+            if top_card[c] == 0:
+                continue
+            for d in range(N_COLS):
+                if d != c and top_card[d] == run_bottom[c] + 1:
+                    good += 1
+                    break
     return (weights[W_FACE_DOWN] * face_down + weights[W_BREAK] * breaks
             + weights[W_MIXED] * mixed - weights[W_EMPTY] * empty
             - weights[W_REMOVED] * board[NREMOVED]
             + weights[W_DEAL_LEFT] * (board[NSTOCK] // 10)
-            + weights[W_DOWN_RUN] * buried)
+            + weights[W_DOWN_RUN] * buried + weights[W_LOOSE] * loose
+            - weights[W_GOOD] * good)
 
 
 @njit(**JIT)
@@ -87,28 +113,33 @@ def _column_hashes(board, c, card_keys, stock_keys, out_lo, out_hi):
 
 
 @njit(**JIT)
-def _tt_insert(tt_lo, tt_hi, lo, hi):
-    """Insert the hash; True if it was not there. The table must have room."""
-    mask = tt_lo.shape[0] - 1
+def _tt_insert(table, ent_lo, ent_hi, entry):
+    """Put ``entry`` in the table unless a position with its hash is there.
+
+    The table holds entry numbers (-1 marks a free slot); the 128-bit hashes
+    live in ``ent_lo``/``ent_hi``. True if it was inserted. The table must
+    have room.
+    """
+    lo = ent_lo[entry]
+    hi = ent_hi[entry]
+    mask = table.shape[0] - 1
     i = np.int64(lo & np.uint64(mask))
     while True:
-        if tt_lo[i] == 0 and tt_hi[i] == 0:
-            tt_lo[i] = lo
-            tt_hi[i] = hi
+        other = table[i]
+        if other < 0:
+            table[i] = entry
             return True
-        if tt_lo[i] == lo and tt_hi[i] == hi:
+        if ent_lo[other] == lo and ent_hi[other] == hi:
             return False
         i = (i + 1) & mask
 
 
 @njit(**JIT)
-def _tt_grow(tt_lo, tt_hi):
-    new_lo = np.zeros(tt_lo.shape[0] * 2, np.uint64)
-    new_hi = np.zeros(tt_lo.shape[0] * 2, np.uint64)
-    for i in range(tt_lo.shape[0]):
-        if tt_lo[i] != 0 or tt_hi[i] != 0:
-            _tt_insert(new_lo, new_hi, tt_lo[i], tt_hi[i])
-    return new_lo, new_hi
+def _tt_rebuild(ent_lo, ent_hi, n_entries, size):
+    table = np.full(size, -1, np.int32)
+    for entry in range(n_entries):
+        _tt_insert(table, ent_lo, ent_hi, entry)
+    return table
 
 
 @njit(**JIT)
@@ -157,10 +188,12 @@ def _grow(arr):
 def search(root, relaxed, node_limit, weights, schedule, card_keys, stock_keys, result):
     """Best-first search from ``root`` (a working board).
 
-    Writes into ``result`` (int64[6]): verdict (WON, LOST, UNKNOWN), nodes
+    Writes into ``result`` (int64[8]): verdict (WON, LOST, UNKNOWN), nodes
     expanded, the expanded node the winning action was played from, that
-    action, and the entry with the best heuristic value generated, and that
-    value (for unproven hints).  Returns (node_entry, ent_parent, ent_action) to rebuild the line.
+    action, the entry with the best heuristic value generated and that value
+    (for unproven hints), and the number of entries (distinct positions
+    generated). Returns (node_entry, ent_parent, ent_action) to rebuild the
+    line.
     """
     board = root.copy()
     undo = np.empty(UNDO_SIZE, np.int32)
@@ -175,22 +208,24 @@ def search(root, relaxed, node_limit, weights, schedule, card_keys, stock_keys, 
     node_entry = np.empty(node_cap, np.int32)
     node_depth = np.empty(node_cap, np.int32)
     ent_parent = np.empty(1 << 16, np.int32)
-    ent_action = np.empty(1 << 16, np.int32)
+    ent_action = np.empty(1 << 16, np.uint16)
+    ent_lo = np.empty(1 << 16, np.uint64)
+    ent_hi = np.empty(1 << 16, np.uint64)
     # one frontier heap per number of deals left in the stock, served in the
     # order of ``schedule`` (deals-left levels; each of 0..5 at least once)
     heaps = [np.empty(1 << 12, np.int64) for _ in range(6)]
     sizes = np.zeros(6, np.int64)
     turn = 0
-    tt_lo = np.zeros(1 << 17, np.uint64)
-    tt_hi = np.zeros(1 << 17, np.uint64)
+    table = np.full(1 << 17, -1, np.int32)
 
     for c in range(N_COLS):
         _column_hashes(board, c, card_keys, stock_keys, col_lo, col_hi)
-    _tt_insert(tt_lo, tt_hi, combine(col_lo, board, 0), combine(col_hi, board, 1))
+    ent_lo[0] = combine(col_lo, board, 0)
+    ent_hi[0] = combine(col_hi, board, 1)
+    _tt_insert(table, ent_lo, ent_hi, 0)
     ent_parent[0] = -1
     ent_action[0] = 0
     n_entries = 1
-    n_tt = 1
     level = root[NSTOCK] // 10
     sizes[level] = _heap_push(heaps[level], 0, (np.int64(PRIORITY_OFFSET) << 32) | ENTRY_MASK)
     waiting = 1
@@ -205,6 +240,7 @@ def search(root, relaxed, node_limit, weights, schedule, card_keys, stock_keys, 
     while waiting > 0:
         if nodes >= node_limit:
             result[1] = nodes
+            result[6] = n_entries
             return node_entry[:nodes], ent_parent[:n_entries], ent_action[:n_entries]
         while sizes[schedule[turn]] == 0:
             turn = (turn + 1) % schedule.shape[0]
@@ -220,7 +256,7 @@ def search(root, relaxed, node_limit, weights, schedule, card_keys, stock_keys, 
             depth = 0
         else:
             unpack(node_packed[parent], board)
-            apply_action(board, ent_action[entry], undo)
+            apply_action(board, np.int32(ent_action[entry]), undo)
             depth = node_depth[parent] + 1
         node = nodes
         nodes += 1
@@ -245,6 +281,7 @@ def search(root, relaxed, node_limit, weights, schedule, card_keys, stock_keys, 
                 result[1] = nodes
                 result[2] = node
                 result[3] = action
+                result[6] = n_entries
                 return node_entry[:nodes], ent_parent[:n_entries], ent_action[:n_entries]
             tmp_lo[:] = col_lo
             tmp_hi[:] = col_hi
@@ -254,17 +291,16 @@ def search(root, relaxed, node_limit, weights, schedule, card_keys, stock_keys, 
             else:
                 _column_hashes(board, action >> 12, card_keys, stock_keys, tmp_lo, tmp_hi)
                 _column_hashes(board, (action >> 8) & 15, card_keys, stock_keys, tmp_lo, tmp_hi)
-            lo = combine(tmp_lo, board, 0)
-            hi = combine(tmp_hi, board, 1)
-            if lo == 0 and hi == 0:
-                lo = np.uint64(1)
-            if 2 * (n_tt + 1) > tt_lo.shape[0]:
-                tt_lo, tt_hi = _tt_grow(tt_lo, tt_hi)
-            if _tt_insert(tt_lo, tt_hi, lo, hi):
-                n_tt += 1
-                if n_entries >= ent_parent.shape[0]:
-                    ent_parent = _grow(ent_parent)
-                    ent_action = _grow(ent_action)
+            if n_entries >= ent_parent.shape[0]:
+                ent_parent = _grow(ent_parent)
+                ent_action = _grow(ent_action)
+                ent_lo = _grow(ent_lo)
+                ent_hi = _grow(ent_hi)
+            if 2 * (n_entries + 1) > table.shape[0]:
+                table = _tt_rebuild(ent_lo, ent_hi, n_entries, 2 * table.shape[0])
+            ent_lo[n_entries] = combine(tmp_lo, board, 0)
+            ent_hi[n_entries] = combine(tmp_hi, board, 1)
+            if _tt_insert(table, ent_lo, ent_hi, n_entries):
                 ent_parent[n_entries] = node
                 ent_action[n_entries] = action
                 score = evaluate(board, weights)
@@ -283,6 +319,7 @@ def search(root, relaxed, node_limit, weights, schedule, card_keys, stock_keys, 
 
     result[0] = LOST
     result[1] = nodes
+    result[6] = n_entries
     return node_entry[:nodes], ent_parent[:n_entries], ent_action[:n_entries]
 
 

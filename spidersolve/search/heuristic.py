@@ -11,6 +11,8 @@ _W[K.W_REMOVED] = 30
 _W[K.W_DEAL_LEFT] = 0
 _W[K.W_DEPTH] = 1
 _W[K.W_DOWN_RUN] = 0
+_W[K.W_LOOSE] = 0
+_W[K.W_GOOD] = 0
 DEFAULT_WEIGHTS = tuple(_W)
 
 # The order in which the frontier heaps (one per number of deals left) are served.

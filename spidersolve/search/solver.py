@@ -71,7 +71,7 @@ class _Search:
                               "LINE instead")
         started = time.perf_counter()
         weights = np.asarray(DEFAULT_WEIGHTS if weights is None else weights, np.int64)
-        self.result = np.zeros(6, np.int64)
+        self.result = np.zeros(8, np.int64)
         schedule = np.asarray(DEFAULT_SCHEDULE if schedule is None else schedule, np.int64)
         if sorted(set(schedule.tolist())) != list(range(6)):
             raise ValueError("the schedule must name every deals-left level 0..5")
@@ -81,6 +81,7 @@ class _Search:
         self.seconds = time.perf_counter() - started
         self.verdict = {K.WON: "won", K.LOST: "lost", K.UNKNOWN: "unknown"}[int(self.result[0])]
         self.nodes = int(self.result[1])
+        self.positions = int(self.result[6])  # distinct positions generated
 
     def _codes_to(self, node: int) -> list[int]:
         """Action codes from the root to expanded node ``node``, last first."""
