@@ -7,6 +7,7 @@ import json
 import pytest
 from click.testing import CliRunner
 from conftest import read_vectors
+from test_rules import LOST
 
 from spidersolve.cli.main import cli
 from spidersolve.state import GameCode, legal_actions
@@ -15,22 +16,6 @@ from spidersolve.state.perft import perft
 DEAL3 = GameCode.parse("SP1-S4C-AAAAAAD").position().to_text()
 WIN = read_vectors("wins")[0]
 WALK = read_vectors("walks")[0]
-
-LOST = """\
-spider 4 classic
-removed: S S H H D D
-stock:
-1: AC AC | KC
-2: 2C 2C | KC
-3: 3C 3C | JC
-4: 4C 4C | JC
-5: 6C 6C | 9C
-6: 8C 8C | 9C
-7: TC TC | 7C
-8: QC QC | 7C
-9: | 5C
-10: | 5C
-"""
 
 
 def run(*args, input=None):

@@ -28,21 +28,10 @@ stock:
 10: KH | 9H
 """
 
-# One legal action (9>10: 9S onto TH), after which nothing can move.
-LOST_TEXT = """spider 2 classic
-removed: S S S H H H
-stock:
-1: 2S 2H | AS
-2: 4S 4H | AH
-3: 6S 6H | 3S
-4: 8S 8H | 3H
-5: 9H TS | 5S
-6: JS JH | 5H
-7: QS | 7S
-8: QH | 7H
-9: KS | 9S
-10: KH | TH
-"""
+# The same cards but 9H and TH swapped: one legal action (9>10: 9S onto TH),
+# after which nothing can move.
+LOST_TEXT = STUCK_TEXT.replace("5: TH TS | 5S", "5: 9H TS | 5S").replace("10: KH | 9H",
+                                                                          "10: KH | TH")
 
 
 def _code(suits, deal, rules="classic"):
