@@ -72,21 +72,25 @@ def evaluate(board, weights):
         top_card[c] = board[base + length - 1]
         run_bottom[c] = top_card[c]
         in_run = True
+        col_segments = 1
         for i in range(length - 1, fd, -1):
             lower = board[base + i - 1]
             upper = board[base + i]
             if (lower & 15) == (upper & 15) + 1:
                 if (lower >> 4) != (upper >> 4):
                     mixed += 1
+                    col_segments += 1
                     in_run = False
                 elif in_run:
                     run_bottom[c] = lower
             else:
                 breaks += 1
+                col_segments += 1
                 in_run = False
-        # face-down cards under a long face-up pile are harder to reach
+        # face-down cards under several face-up runs are harder to reach:
+        # each run above them must move away first
         if fd > 0:
-            buried += length - fd - 1
+            buried += col_segments
         elif (board[base] & 15) != 13:
             loose += 1  # a column not founded on a king must move again
     good = 0
@@ -185,8 +189,14 @@ def _grow(arr):
 
 
 @njit(**JIT)
-def search(root, relaxed, node_limit, weights, schedule, card_keys, stock_keys, result):
+def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, result):
     """Best-first search from ``root`` (a working board).
+
+    ``weights[k]`` are the weights of heuristic k. Every generated position
+    goes into one heap per heuristic, for its number of deals left: heap
+    ``k * 6 + deals_left``. ``order`` lists heap numbers; positions are
+    taken from the heaps in that order, in turn, skipping empty heaps and
+    positions another heap already gave out (alternation of heuristics).
 
     Writes into ``result`` (int64[8]): verdict (WON, LOST, UNKNOWN), nodes
     expanded, the expanded node the winning action was played from, that
@@ -211,10 +221,10 @@ def search(root, relaxed, node_limit, weights, schedule, card_keys, stock_keys, 
     ent_action = np.empty(1 << 16, np.uint16)
     ent_lo = np.empty(1 << 16, np.uint64)
     ent_hi = np.empty(1 << 16, np.uint64)
-    # one frontier heap per number of deals left in the stock, served in the
-    # order of ``schedule`` (deals-left levels; each of 0..5 at least once)
-    heaps = [np.empty(1 << 12, np.int64) for _ in range(6)]
-    sizes = np.zeros(6, np.int64)
+    ent_done = np.zeros(1 << 16, np.uint8)  # 1 once expanded
+    n_heuristics = weights.shape[0]
+    heaps = [np.empty(1 << 12, np.int64) for _ in range(6 * n_heuristics)]
+    sizes = np.zeros(6 * n_heuristics, np.int64)
     turn = 0
     table = np.full(1 << 17, -1, np.int32)
 
@@ -227,29 +237,34 @@ def search(root, relaxed, node_limit, weights, schedule, card_keys, stock_keys, 
     ent_action[0] = 0
     n_entries = 1
     level = root[NSTOCK] // 10
-    sizes[level] = _heap_push(heaps[level], 0, (np.int64(PRIORITY_OFFSET) << 32) | ENTRY_MASK)
-    waiting = 1
+    for k in range(n_heuristics):
+        h = 6 * k + level
+        sizes[h] = _heap_push(heaps[h], 0, (np.int64(PRIORITY_OFFSET) << 32) | ENTRY_MASK)
+    waiting = n_heuristics
     nodes = 0
     result[0] = UNKNOWN
     result[2] = -1
     result[3] = -1
     result[4] = -1
     result[5] = 1 << 40
-    w_depth = weights[W_DEPTH]
 
     while waiting > 0:
         if nodes >= node_limit:
             result[1] = nodes
             result[6] = n_entries
             return node_entry[:nodes], ent_parent[:n_entries], ent_action[:n_entries]
-        while sizes[schedule[turn]] == 0:
-            turn = (turn + 1) % schedule.shape[0]
-        level = schedule[turn]
-        key = _heap_pop(heaps[level], sizes[level])
-        sizes[level] -= 1
+        h = order[turn]
+        if sizes[h] == 0:
+            turn = (turn + 1) % order.shape[0]
+            continue
+        key = _heap_pop(heaps[h], sizes[h])
+        sizes[h] -= 1
         waiting -= 1
-        turn = (turn + 1) % schedule.shape[0]
         entry = ENTRY_MASK - (key & ENTRY_MASK)
+        if ent_done[entry]:
+            continue  # given out already by another heuristic's heap
+        ent_done[entry] = 1
+        turn = (turn + 1) % order.shape[0]
         parent = ent_parent[entry]
         if parent < 0:
             board[:] = root
@@ -296,6 +311,8 @@ def search(root, relaxed, node_limit, weights, schedule, card_keys, stock_keys, 
                 ent_action = _grow(ent_action)
                 ent_lo = _grow(ent_lo)
                 ent_hi = _grow(ent_hi)
+                ent_done = _grow(ent_done)
+                ent_done[n_entries:] = 0
             if 2 * (n_entries + 1) > table.shape[0]:
                 table = _tt_rebuild(ent_lo, ent_hi, n_entries, 2 * table.shape[0])
             ent_lo[n_entries] = combine(tmp_lo, board, 0)
@@ -303,17 +320,19 @@ def search(root, relaxed, node_limit, weights, schedule, card_keys, stock_keys, 
             if _tt_insert(table, ent_lo, ent_hi, n_entries):
                 ent_parent[n_entries] = node
                 ent_action[n_entries] = action
-                score = evaluate(board, weights)
-                if score < result[5]:
-                    result[4] = n_entries
-                    result[5] = score
-                priority = score + w_depth * (depth + 1) + PRIORITY_OFFSET
                 level = board[NSTOCK] // 10
-                if sizes[level] >= heaps[level].shape[0]:
-                    heaps[level] = _grow(heaps[level])
-                sizes[level] = _heap_push(heaps[level], sizes[level],
+                for k in range(n_heuristics):
+                    score = evaluate(board, weights[k])
+                    if k == 0 and score < result[5]:
+                        result[4] = n_entries
+                        result[5] = score
+                    priority = score + weights[k, W_DEPTH] * (depth + 1) + PRIORITY_OFFSET
+                    h = 6 * k + level
+                    if sizes[h] >= heaps[h].shape[0]:
+                        heaps[h] = _grow(heaps[h])
+                    sizes[h] = _heap_push(heaps[h], sizes[h],
                                           (np.int64(priority) << 32) | (ENTRY_MASK - n_entries))
-                waiting += 1
+                waiting += n_heuristics
                 n_entries += 1
             undo_action(board, undo)
 

@@ -70,14 +70,19 @@ class _Search:
                               "solved with full knowledge: give the game code with --after "
                               "LINE instead")
         started = time.perf_counter()
-        weights = np.asarray(DEFAULT_WEIGHTS if weights is None else weights, np.int64)
-        self.result = np.zeros(8, np.int64)
-        schedule = np.asarray(DEFAULT_SCHEDULE if schedule is None else schedule, np.int64)
-        if sorted(set(schedule.tolist())) != list(range(6)):
+        weights = np.atleast_2d(np.asarray(DEFAULT_WEIGHTS if weights is None else weights,
+                                           np.int64))
+        if weights.ndim != 2 or weights.shape[1] != K.N_WEIGHTS:
+            raise ValueError(f"weights: one row of {K.N_WEIGHTS} integers per heuristic")
+        schedule = list(DEFAULT_SCHEDULE if schedule is None else schedule)
+        if sorted(set(schedule)) != list(range(6)):
             raise ValueError("the schedule must name every deals-left level 0..5")
+        order = np.array([6 * k + level for k in range(len(weights)) for level in schedule],
+                         np.int64)
+        self.result = np.zeros(8, np.int64)
         self.node_entry, self.ent_parent, self.ent_action = K.search(
             to_board(position, game.moves, game.score), position.relaxed, int(nodes), weights,
-            schedule, CARD_KEYS, STOCK_KEYS, self.result)
+            order, CARD_KEYS, STOCK_KEYS, self.result)
         self.seconds = time.perf_counter() - started
         self.verdict = {K.WON: "won", K.LOST: "lost", K.UNKNOWN: "unknown"}[int(self.result[0])]
         self.nodes = int(self.result[1])
