@@ -77,6 +77,20 @@ def test_budgets_nest_won_at_n_unknown_at_n_minus_one(suits, deal):
     assert below.verdict == "unknown" and below.nodes == n - 1
 
 
+def test_shortened_line_still_wins_and_is_shorter():
+    from spidersolve.search.heuristic import weights_row
+    from spidersolve.search.solver import shorten_line
+
+    greedy = weights_row(face_down=3, breaks=3, mixed=2, empty=4, removed=30)  # no depth term
+    start = Game.start(_code(1, 2))
+    plain = solve(start, nodes=100_000, weights=greedy)
+    short = shorten_line(start, plain.line)
+    assert len(short) < len(plain.line)
+    assert replay(start.position, short).won
+    result = solve(start, nodes=100_000, weights=greedy, shorten=True)
+    assert result.line == short and result.moves == len(short)
+
+
 def test_unknown_when_the_limit_runs_out():
     result = solve(_code(4, 1001), nodes=50)
     assert result.verdict == "unknown" and result.nodes == 50 and result.line is None

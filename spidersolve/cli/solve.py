@@ -37,8 +37,10 @@ def line_in_words(game: Game, line) -> list[str]:
 @after_option
 @_nodes_option(DEFAULT_NODES)
 @words_option
+@click.option("--shorten", is_flag=True,
+              help="Cut two-action detours out of the line (slower; rarely shorter).")
 @json_option
-def solve_command(source, after, nodes, words, as_json):
+def solve_command(source, after, nodes, words, shorten, as_json):
     """Prove SOURCE won (with a winning line), lost, or say unknown.
 
     SOURCE is a game code (SP1-S1C-AAAAAAD), pysol:SUITS:NUMBER, a position
@@ -46,7 +48,7 @@ def solve_command(source, after, nodes, words, as_json):
     rules before it is printed.
     """
     game = _prepare(source, after)
-    result = solve(game, nodes=nodes)
+    result = solve(game, nodes=nodes, shorten=shorten)
     if as_json:
         echo_json(result.as_dict())
         return

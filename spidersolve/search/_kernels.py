@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from ..state._kernels import (BOARD_SIZE, CAP, DEAL, FD, JIT, LEN, MAX_ACTIONS, N_COLS, NREMOVED,
-                              NSTOCK, UNDO_SIZE, apply_action, column_stock_hash, column_zobrist,
+                              NSTOCK, UNDO_SIZE, apply_action, column_hash,
                               combine, combine_exact, gen_actions, pack, undo_action, unpack,
                               zobrist_hash)
 
@@ -50,8 +50,13 @@ WON, LOST, UNKNOWN = 1, 2, 0
 
 
 @njit(**JIT)
-def evaluate(board, weights):
-    """The heuristic: an int, lower for positions nearer a win (no depth term)."""
+def features(board, need_good, out):
+    """The heuristic's terms for ``board``, signed so that value = weights . out.
+
+    ``out[W_...]`` holds each term (bonuses negative; ``out[W_DEPTH]`` is 0,
+    the search adds the depth). ``need_good``: also count the good-move
+    term, which looks at every pair of columns.
+    """
     face_down = 0
     breaks = 0
     mixed = 0
@@ -94,7 +99,7 @@ def evaluate(board, weights):
         elif (board[base] & 15) != 13:
             loose += 1  # a column not founded on a king must move again
     good = 0
-    if weights[W_GOOD] != 0:
+    if need_good:
         for c in range(N_COLS):
             if top_card[c] == 0:
                 continue
@@ -102,18 +107,38 @@ def evaluate(board, weights):
                 if d != c and top_card[d] == run_bottom[c] + 1:
                     good += 1
                     break
-    return (weights[W_FACE_DOWN] * face_down + weights[W_BREAK] * breaks
-            + weights[W_MIXED] * mixed - weights[W_EMPTY] * empty
-            - weights[W_REMOVED] * board[NREMOVED]
-            + weights[W_DEAL_LEFT] * (board[NSTOCK] // 10)
-            + weights[W_DOWN_RUN] * buried + weights[W_LOOSE] * loose
-            - weights[W_GOOD] * good)
+    out[W_FACE_DOWN] = face_down
+    out[W_BREAK] = breaks
+    out[W_MIXED] = mixed
+    out[W_EMPTY] = -empty
+    out[W_REMOVED] = -board[NREMOVED]
+    out[W_DEAL_LEFT] = board[NSTOCK] // 10
+    out[W_DEPTH] = 0
+    out[W_DOWN_RUN] = buried
+    out[W_LOOSE] = loose
+    out[W_GOOD] = -good
+
+
+@njit(**JIT)
+def _value(weights, terms):
+    value = 0
+    for i in range(N_WEIGHTS):
+        value += weights[i] * terms[i]
+    return value
+
+
+@njit(**JIT)
+def evaluate(board, weights):
+    """The heuristic: an int, lower for positions nearer a win (no depth term)."""
+    terms = np.empty(N_WEIGHTS, np.int64)
+    features(board, weights[W_GOOD] != 0, terms)
+    return _value(weights, terms)
 
 
 @njit(**JIT)
 def _column_hashes(board, c, card_keys, stock_keys, out_lo, out_hi):
-    out_lo[c] = column_zobrist(board, c, card_keys, 0) ^ column_stock_hash(board, c, stock_keys, 0)
-    out_hi[c] = column_zobrist(board, c, card_keys, 1) ^ column_stock_hash(board, c, stock_keys, 1)
+    out_lo[c] = column_hash(board, c, card_keys, stock_keys, 0)
+    out_hi[c] = column_hash(board, c, card_keys, stock_keys, 1)
 
 
 @njit(**JIT)
@@ -223,6 +248,11 @@ def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, res
     ent_hi = np.empty(1 << 16, np.uint64)
     ent_done = np.zeros(1 << 16, np.uint8)  # 1 once expanded
     n_heuristics = weights.shape[0]
+    terms = np.empty(N_WEIGHTS, np.int64)
+    need_good = False
+    for k in range(n_heuristics):
+        if weights[k, W_GOOD] != 0:
+            need_good = True
     heaps = [np.empty(1 << 12, np.int64) for _ in range(6 * n_heuristics)]
     sizes = np.zeros(6 * n_heuristics, np.int64)
     turn = 0
@@ -321,8 +351,9 @@ def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, res
                 ent_parent[n_entries] = node
                 ent_action[n_entries] = action
                 level = board[NSTOCK] // 10
+                features(board, need_good, terms)
                 for k in range(n_heuristics):
-                    score = evaluate(board, weights[k])
+                    score = _value(weights[k], terms)
                     if k == 0 and score < result[5]:
                         result[4] = n_entries
                         result[5] = score
@@ -383,12 +414,11 @@ def _update_cols(board, action, before, after, card_keys, stock_keys):
     after[:] = before
     for c in range(N_COLS):
         if action == DEAL or c == (action >> 12) or c == ((action >> 8) & 15):
-            after[c] = column_zobrist(board, c, card_keys, 0) ^ \
-                column_stock_hash(board, c, stock_keys, 0)
+            after[c] = column_hash(board, c, card_keys, stock_keys, 0)
 
 
 @njit(**JIT)
-def shorten(root, relaxed, line, card_keys, stock_keys, two_step, out):
+def shorten(root, relaxed, line, card_keys, stock_keys, out):
     """Shorten a winning line by shortcuts of one or two actions.
 
     Walks the line; from each position it tries every action and every pair
@@ -427,8 +457,7 @@ def shorten(root, relaxed, line, card_keys, stock_keys, two_step, out):
         best_a = line[i]
         best_b = -1
         for c in range(N_COLS):
-            cols[c] = column_zobrist(board, c, card_keys, 0) ^ \
-                column_stock_hash(board, c, stock_keys, 0)
+            cols[c] = column_hash(board, c, card_keys, stock_keys, 0)
         count = gen_actions(board, relaxed, actions)
         for x in range(count):
             apply_action(board, actions[x], undo)
@@ -437,7 +466,7 @@ def shorten(root, relaxed, line, card_keys, stock_keys, two_step, out):
                             hi_line, card_keys, stock_keys, best_value + 2, probe)
             if j - 1 > best_value:
                 best_value, best_j, best_a, best_b = j - 1, j, actions[x], -1
-            count2 = gen_actions(board, relaxed, actions2) if two_step else 0
+            count2 = gen_actions(board, relaxed, actions2)
             for y in range(count2):
                 apply_action(board, actions2[y], undo2)
                 _update_cols(board, actions2[y], cols1, cols2, card_keys, stock_keys)

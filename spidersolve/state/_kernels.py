@@ -330,12 +330,18 @@ def combine(col_hashes, board, variant):
 
 
 @njit(**JIT)
+def column_hash(board, c, card_keys, stock_keys, variant):
+    """Column c's cards and the stock cards future deals will put on it."""
+    return column_zobrist(board, c, card_keys, variant) ^ \
+        column_stock_hash(board, c, stock_keys, variant)
+
+
+@njit(**JIT)
 def canonical_hash(board, card_keys, stock_keys, variant):
     """Hash of the position up to column symmetry (with each column's future stock)."""
     col = np.empty(N_COLS, np.uint64)
     for c in range(N_COLS):
-        col[c] = column_zobrist(board, c, card_keys, variant) ^ \
-            column_stock_hash(board, c, stock_keys, variant)
+        col[c] = column_hash(board, c, card_keys, stock_keys, variant)
     return combine(col, board, variant)
 
 
@@ -353,8 +359,7 @@ def zobrist_hash(board, card_keys, stock_keys, variant):
     """Hash of the exact position (columns in place): not symmetric."""
     col = np.empty(N_COLS, np.uint64)
     for c in range(N_COLS):
-        col[c] = column_zobrist(board, c, card_keys, variant) ^ \
-            column_stock_hash(board, c, stock_keys, variant)
+        col[c] = column_hash(board, c, card_keys, stock_keys, variant)
     return combine_exact(col, board, variant)
 
 
