@@ -9,6 +9,7 @@ import click
 from ..errors import SpiderError
 from ..stats.batch import (make_backend, parse_deals, parse_rules, parse_suits, plan,
                            run_batch, settings)
+from .options import announce_compile
 
 
 def node_count(text: str, option: str = "--nodes") -> int:
@@ -81,6 +82,8 @@ def batch(suits, rules, deals, source, nodes, out, workers, scheduler, chunk, qu
         bar.set_postfix(tally)
         bar.update(len(rows))
 
+    if not quiet:
+        announce_compile()
     try:
         report = run_batch(tasks, out, backend, chunk=chunk, settings_meta=meta,
                            on_start=on_start, on_chunk=on_chunk)

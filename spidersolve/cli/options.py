@@ -45,3 +45,12 @@ def needs_full_knowledge(position: Position, what: str) -> None:
     if position.has_unknown:
         fail(f"the position has unknown face-down cards (??), so it cannot be {what} with full "
              "knowledge: give the game code with --after LINE instead")
+
+
+def announce_compile(package: str = "search", kernel: str = "search") -> None:
+    """Say on stderr, once, that the first run compiles the numba kernels."""
+    from ..search.compiled import is_compiled
+
+    if not is_compiled(package, kernel):
+        click.echo("compiling the numba kernels (first run only; numba caches them)...",
+                   err=True)

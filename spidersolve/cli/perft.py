@@ -7,23 +7,17 @@ import time
 import click
 
 from ..state import perft as reference
-from .options import (after_option, echo_json, json_option, needs_full_knowledge,
-                      source_argument, start_game)
+from .options import (after_option, announce_compile, echo_json, json_option,
+                      needs_full_knowledge, source_argument, start_game)
 
 
 def engine_functions(engine: str):
-    """(perft, divide, engine name actually used) for ``reference`` or ``kernel``.
-
-    Until ``spidersolve.state.packed`` exists the kernel engine falls back to
-    the reference one, and the name reported says so.
-    """
+    """(perft, divide, engine name) for ``reference`` or ``kernel``."""
     if engine == "kernel":
-        try:
-            from ..state.packed import kernel_divide, kernel_perft
-        except ImportError:
-            pass
-        else:
-            return kernel_perft, kernel_divide, "kernel"
+        from ..state.packed import kernel_divide, kernel_perft
+
+        announce_compile("state", "perft")
+        return kernel_perft, kernel_divide, "kernel"
     return reference.perft, reference.divide, "reference"
 
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 import click
 
 from ..search import DEFAULT_NODES, HINT_NODES, hint, solve
-from ..search.compiled import search_is_compiled
 from ..state import Game
-from .options import (after_option, echo_json, json_option, needs_full_knowledge,
-                      source_argument, start_game, words_option)
+from .options import (after_option, announce_compile, echo_json, json_option,
+                      needs_full_knowledge, source_argument, start_game, words_option)
 
 
 def _nodes_option(default):
@@ -19,8 +18,7 @@ def _nodes_option(default):
 def _prepare(source, after) -> Game:
     game, _name = start_game(source, after)
     needs_full_knowledge(game.position, "solved")
-    if not search_is_compiled():
-        click.echo("compiling the solver (first run only; numba caches it)...", err=True)
+    announce_compile()
     return game
 
 
