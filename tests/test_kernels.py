@@ -247,13 +247,14 @@ def walk(data, code: GameCode, max_steps: int = 150) -> Game:
     return game
 
 
-@settings(deadline=None, max_examples=40)
-@given(codes, st.data())
-def test_kernel_matches_the_reference_along_random_walks(code, data):
-    game = Game.start(code.position())
-    board = board_of(game)
+def walk_comparing(board, game, data, max_steps):
+    """A random legal walk on the board and the reference side by side.
+
+    At every step both list the same actions, every action applied gives the
+    same position, counters and score, and undo restores the board.
+    """
     undo = new_undo()
-    for _ in range(data.draw(st.integers(0, 150), label="steps")):
+    for _ in range(data.draw(st.integers(0, max_steps), label="steps")):
         actions = assert_same_actions(board, game.position)
         assert len(set(actions)) == len(actions)
         play_every_action(board, game, actions)
@@ -263,6 +264,14 @@ def test_kernel_matches_the_reference_along_random_walks(code, data):
         K.apply_action(board, action_to_code(action), undo)
         game = game.play(action)
         assert_board_is(board, game)
+    return game
+
+
+@settings(deadline=None, max_examples=40)
+@given(codes, st.data())
+def test_kernel_matches_the_reference_along_random_walks(code, data):
+    game = Game.start(code.position())
+    game = walk_comparing(board_of(game), game, data, 150)
     event(f"walk of {game.moves // 25 * 25}+ actions, {len(game.position.removed)} runs removed")
 
 
@@ -276,16 +285,7 @@ def test_kernel_matches_the_reference_near_run_removals(row, data):
     for action in line[:cut]:
         game = game.play(action)
     board = board_of(game)
-    undo = new_undo()
-    for _ in range(data.draw(st.integers(0, 20), label="steps")):
-        actions = assert_same_actions(board, game.position)
-        play_every_action(board, game, actions)
-        if not actions:
-            break
-        action = actions[data.draw(st.integers(0, len(actions) - 1))]
-        K.apply_action(board, action_to_code(action), undo)
-        game = game.play(action)
-        assert_board_is(board, game)
+    game = walk_comparing(board, game, data, 20)
     assert_same_actions(board, game.position)
     event(f"{len(game.position.removed)} runs removed")
 

@@ -337,12 +337,17 @@ def column_hash(board, c, card_keys, stock_keys, variant):
 
 
 @njit(**JIT)
-def canonical_hash(board, card_keys, stock_keys, variant):
-    """Hash of the position up to column symmetry (with each column's future stock)."""
+def _all_column_hashes(board, card_keys, stock_keys, variant):
     col = np.empty(N_COLS, np.uint64)
     for c in range(N_COLS):
         col[c] = column_hash(board, c, card_keys, stock_keys, variant)
-    return combine(col, board, variant)
+    return col
+
+
+@njit(**JIT)
+def canonical_hash(board, card_keys, stock_keys, variant):
+    """Hash of the position up to column symmetry (with each column's future stock)."""
+    return combine(_all_column_hashes(board, card_keys, stock_keys, variant), board, variant)
 
 
 @njit(**JIT)
@@ -357,10 +362,8 @@ def combine_exact(col_hashes, board, variant):
 @njit(**JIT)
 def zobrist_hash(board, card_keys, stock_keys, variant):
     """Hash of the exact position (columns in place): not symmetric."""
-    col = np.empty(N_COLS, np.uint64)
-    for c in range(N_COLS):
-        col[c] = column_hash(board, c, card_keys, stock_keys, variant)
-    return combine_exact(col, board, variant)
+    return combine_exact(_all_column_hashes(board, card_keys, stock_keys, variant), board,
+                         variant)
 
 
 @njit(**JIT)
