@@ -37,3 +37,19 @@ def vector_id(row: dict) -> str:
             label = repr(row[key]) if key == "input" else str(row[key])
             return label + (f"-d{row['depth']}" if "depth" in row else "")
     return "row"
+
+
+def pytest_sessionstart(session):
+    """Compile (or load) the numba kernels once, before any test runs.
+
+    The commands say on stderr when the kernels are not compiled yet; tests
+    that check stderr should see what a user sees on every run after the
+    first. (test_hint checks the first-run notice itself.)
+    """
+    from spidersolve.search import solve
+    from spidersolve.state import GameCode
+    from spidersolve.state.packed import kernel_perft
+
+    position = GameCode.parse("SP1-S1C-AAAAAAD").position()
+    kernel_perft(position, 2)
+    solve(position, nodes=10)

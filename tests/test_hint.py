@@ -69,7 +69,7 @@ def test_won_game_says_won():
 def test_hint_command_prints_action_words_and_status():
     out = run("hint", "SP1-S1C-AAAAAAD", "--line")
     assert out.exit_code == 0, out.output
-    lines = out.output.splitlines()
+    lines = out.stdout.splitlines()
     action, words = lines[0].split(": ", 1)
     assert words.startswith("move ") or words == "deal a new row"
     assert lines[1].startswith("proven: the first action of a winning line of ")
@@ -78,7 +78,7 @@ def test_hint_command_prints_action_words_and_status():
 
 def test_hint_command_json_has_stable_keys():
     out = run("hint", "SP1-S1C-AAAAAAD", "--after", "1>8", "--json")
-    data = json.loads(out.output)
+    data = json.loads(out.stdout)
     assert list(data) == ["status", "action", "words", "line", "line_length", "nodes", "seconds"]
     assert data["status"] == "proven" and data["line"].split()[0] == data["action"]
 
@@ -87,9 +87,9 @@ def test_hint_command_reports_lost_and_stuck(tmp_path):
     lost = tmp_path / "lost.txt"
     lost.write_text(LOST_TEXT)
     out = run("hint", str(lost))
-    assert out.exit_code == 0 and out.output.startswith("lost: no winning line exists")
+    assert out.exit_code == 0 and out.stdout.startswith("lost: no winning line exists")
     out = run("hint", "-", stdin=STUCK_TEXT)
-    assert out.exit_code == 0 and "no legal action" in out.output
+    assert out.exit_code == 0 and "no legal action" in out.stdout
 
 
 def test_hint_with_unknown_cards_is_an_error_that_suggests_after(tmp_path):
@@ -110,7 +110,7 @@ def test_hint_after_an_illegal_action_names_it_and_the_rule():
 
 def test_solve_command_json_has_stable_keys_and_a_winning_line():
     out = run("solve", "SP1-S1C-AAAAAAD", "--json")
-    data = json.loads(out.output)
+    data = json.loads(out.stdout)
     assert list(data) == ["verdict", "nodes", "seconds", "line", "moves", "score"]
     assert data["verdict"] == "won"
     final = replay(GameCode.parse("SP1-S1C-AAAAAAD").position(), data["line"])
@@ -120,20 +120,28 @@ def test_solve_command_json_has_stable_keys_and_a_winning_line():
 def test_solve_command_prints_the_line_in_words():
     out = run("solve", "SP1-S1C-AAAAAAD", "--words")
     assert out.exit_code == 0
-    assert "verdict: won" in out.output and "\n1. move " in out.output
+    assert "verdict: won" in out.stdout and "\n1. move " in out.stdout
 
 
 def test_solve_command_unknown_and_lost(tmp_path):
     out = run("solve", "SP1-S4C-AAAAAAB", "--nodes", "10", "--json")
-    assert json.loads(out.output)["verdict"] == "unknown"
-    assert json.loads(out.output)["line"] is None
+    assert json.loads(out.stdout)["verdict"] == "unknown"
+    assert json.loads(out.stdout)["line"] is None
     path = tmp_path / "lost.txt"
     path.write_text(LOST_TEXT)
     out = run("solve", str(path), "--json")
-    assert json.loads(out.output) | {"seconds": 0} == {
+    assert json.loads(out.stdout) | {"seconds": 0} == {
         "verdict": "lost", "nodes": 2, "seconds": 0, "line": None, "moves": None, "score": None}
 
 
 def test_solve_command_rejects_a_zero_node_limit():
     out = run("solve", "SP1-S1C-AAAAAAD", "--nodes", "0")
     assert out.exit_code == 2 and out.stderr.startswith("error:")
+
+
+def test_first_run_says_it_compiles(tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # an empty cache
+    out = run("hint", "SP1-S1C-AAAAAAD", "--json")
+    assert out.exit_code == 0
+    assert out.stderr.startswith("compiling the numba kernels")
+    assert json.loads(out.stdout)["status"] == "proven"
