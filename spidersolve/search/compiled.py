@@ -22,7 +22,3 @@ def _cache_files(package: str):
 def is_compiled(package: str = "search", kernel: str = "search") -> bool:
     """True when numba's cache holds ``spidersolve/<package>/_kernels.<kernel>``."""
     return any(p.name.startswith(f"_kernels.{kernel}-") for p in _cache_files(package))
-
-
-def search_is_compiled() -> bool:
-    return is_compiled("search", "search")
