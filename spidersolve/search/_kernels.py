@@ -41,7 +41,7 @@ W_EMPTY = 3
 W_REMOVED = 4
 W_DEAL_LEFT = 5
 W_DEPTH = 6
-W_DOWN_RUN = 7
+W_BURIED = 7
 W_LOOSE = 8
 W_GOOD = 9
 N_WEIGHTS = 10
@@ -114,7 +114,7 @@ def features(board, need_good, out):
     out[W_REMOVED] = -board[NREMOVED]
     out[W_DEAL_LEFT] = board[NSTOCK] // 10
     out[W_DEPTH] = 0
-    out[W_DOWN_RUN] = buried
+    out[W_BURIED] = buried
     out[W_LOOSE] = loose
     out[W_GOOD] = -good
 

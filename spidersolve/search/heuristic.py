@@ -33,7 +33,7 @@ from . import _kernels as K
 # term name -> its index in a row of weights
 TERMS = {"face_down": K.W_FACE_DOWN, "breaks": K.W_BREAK, "mixed": K.W_MIXED,
          "empty": K.W_EMPTY, "removed": K.W_REMOVED, "deal_left": K.W_DEAL_LEFT,
-         "depth": K.W_DEPTH, "buried": K.W_DOWN_RUN, "loose": K.W_LOOSE, "good": K.W_GOOD}
+         "depth": K.W_DEPTH, "buried": K.W_BURIED, "loose": K.W_LOOSE, "good": K.W_GOOD}
 
 
 def weights_row(**terms) -> tuple[int, ...]:
