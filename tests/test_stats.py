@@ -158,6 +158,19 @@ def test_hints_give_the_first_action_in_notation_and_words(tmp_path):
     assert Action.parse(table.loc[0, "first_action"]) == action
 
 
+def test_hints_suggest_an_unproven_action_for_an_unknown_deal(tmp_path):
+    rows = [row(4, "classic", 7, "unknown", 1000)]
+    store = ResultStore(tmp_path / "res")
+    store.open_for_writing()
+    store.write_part(rows, {"run_id": "x"}, 0)
+    hint = hints_frame(load_results(tmp_path / "res"), suggest_nodes=50).iloc[0]
+    position = GameCode(4, "classic", 7).position()
+    assert not bool(hint["proven"]) and pd.isna(hint["moves"])
+    action = Action.parse(hint["first_action"])
+    assert action in legal_actions(position)
+    assert hint["first_action_words"] == action.words(position)
+
+
 def test_a_stray_temporary_file_is_ignored(hand_results):
     (hand_results / ".part-zzz.parquet.abc.tmp").write_bytes(b"PAR1 half a file")
     assert len(load_results(hand_results)) == 13

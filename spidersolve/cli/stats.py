@@ -58,14 +58,18 @@ def stats(results, by, budgets, as_json, as_csv, plot):
 @click.option("--out", default="-", show_default=True, type=click.Path(dir_okay=False,
                                                                       allow_dash=True),
               help="CSV file to write ('-' for standard output).")
-def hints(results, out):
+@click.option("--suggest-nodes", type=click.IntRange(min=0), default=10_000, show_default=True,
+              help="For a deal not won, search this many nodes for an unproven suggestion "
+                   "(0: none).")
+def hints(results, out, suggest_nodes):
     """First action of each deal's winning line, in notation and in words.
 
     One CSV row per result: code, suits, rules, node_limit, verdict, proven,
     first_action, first_action_words, moves. A deal not won within its limit
-    has no proven hint: proven is false and the action is empty.
+    has no proven hint: proven is false, and the action is the best first
+    action of a --suggest-nodes search (empty for a lost deal, or with 0).
     """
-    frame = hints_frame(load_results(results))
+    frame = hints_frame(load_results(results), suggest_nodes)
     if out == "-":
         frame.to_csv(sys.stdout, index=False)
         return
