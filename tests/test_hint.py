@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from spidersolve.cli.main import cli
-from spidersolve.search import HINT_NODES, hint
+from spidersolve.search import HINT_NODES, hint, solve
 from spidersolve.state import GameCode, Position, legal_actions, replay
 from test_solver import LOST_TEXT, STUCK_TEXT
 
@@ -145,3 +145,40 @@ def test_first_run_says_it_compiles(tmp_path, monkeypatch):
     assert out.exit_code == 0
     assert out.stderr.startswith("compiling the numba kernels")
     assert json.loads(out.stdout)["status"] == "proven"
+
+
+@pytest.mark.parametrize("args", [
+    ["solve", "SP1-S1C-AAAAAAD", "--nodes", str(2**63)],
+    ["hint", "SP1-S1C-AAAAAAD", "--nodes", "1" + "0" * 20],
+    ["solve", "SP1-S1C-AAAAAAD", "--after", "1>2x" + "9" * 5000],
+    ["deal", "pysol:4:" + "9" * 5000],
+    ["deal", "pysol:" + "9" * 5000 + ":5"],
+    ["batch", "--nodes", "1e400", "--deals", "0:2", "--out", "unused"],
+])
+def test_huge_numbers_are_one_error_line(args):
+    out = run(*args)
+    assert out.exit_code == 2
+    assert out.stderr.startswith("error:") and len(out.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in out.output
+
+
+def test_a_non_ascii_digit_column_label_is_an_error():
+    out = run("solve", "-", stdin="spider 1 classic\n\u00b2: |\n")
+    assert out.exit_code == 2 and out.stderr.startswith("error: line 2:")
+
+
+def test_lost_is_said_at_the_exact_node_count():
+    lost = solve(Position.from_text(LOST_TEXT), nodes=2)
+    stuck = solve(Position.from_text(STUCK_TEXT), nodes=1)
+    assert (lost.verdict, lost.nodes) == ("lost", 2)
+    assert (stuck.verdict, stuck.nodes) == ("lost", 1)
+
+
+def test_a_long_game_can_still_be_solved():
+    from spidersolve.state import Game
+
+    game = Game(GameCode.parse("SP1-S1C-AAAAAAD").position(), moves=40_000, score=0)
+    result = solve(game, nodes=100_000)
+    final = replay(game.position, result.line, game)
+    assert result.verdict == "won" and final.won
+    assert (result.score, final.moves) == (final.score, 40_000 + result.moves)

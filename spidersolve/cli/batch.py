@@ -9,6 +9,7 @@ import click
 from ..errors import SpiderError
 from ..stats.batch import (make_backend, parse_deals, parse_rules, parse_suits, plan,
                            run_batch, settings)
+from ..search.solver import MAX_NODES
 from .options import announce_compile
 
 
@@ -19,8 +20,8 @@ def node_count(text: str, option: str = "--nodes") -> int:
         value = float(token) if any(c in token for c in ".eE") else int(token)
     except ValueError:
         raise SpiderError(f"{option}: '{text}' is not a node count") from None
-    if value < 1 or value != int(value):
-        raise SpiderError(f"{option}: '{text}' is not a positive whole node count")
+    if not 1 <= value <= MAX_NODES or value != int(value):
+        raise SpiderError(f"{option}: '{text}' is not a whole node count from 1 to {MAX_NODES}")
     return int(value)
 
 

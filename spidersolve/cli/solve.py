@@ -5,13 +5,14 @@ from __future__ import annotations
 import click
 
 from ..search import DEFAULT_NODES, HINT_NODES, hint, solve
+from ..search.solver import MAX_NODES
 from ..state import Game
 from .options import (after_option, announce_compile, echo_json, json_option,
                       needs_full_knowledge, source_argument, start_game, words_option)
 
 
 def _nodes_option(default):
-    return click.option("--nodes", type=click.IntRange(min=1), default=default,
+    return click.option("--nodes", type=click.IntRange(min=1, max=MAX_NODES), default=default,
                         show_default=True, help="Node limit: positions expanded.")
 
 

@@ -32,6 +32,9 @@ from ..state._kernels import (BOARD_SIZE, CAP, DEAL, FD, JIT, LEN, MAX_ACTIONS, 
 PACKED_SIZE = 112
 PRIORITY_OFFSET = 1 << 30
 ENTRY_MASK = 0xFFFFFFFF  # equal priorities: the newest entry first
+# entry numbers are int32 in the table; a search that generates this many
+# positions (tens of GB) stops as unknown
+MAX_ENTRIES = (1 << 31) - 1 - 4096
 
 # weights[i] for the terms of evaluate(), lower is better
 W_FACE_DOWN = 0
@@ -278,21 +281,29 @@ def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, res
     result[4] = -1
     result[5] = 1 << 40
 
-    while waiting > 0:
-        if nodes >= node_limit:
+    while True:
+        # the next position to expand: copies another heuristic's heap gave
+        # out already are dropped first, so an exhausted frontier is seen as
+        # such even when the limit is reached on the same step
+        entry = -1
+        while waiting > 0:
+            h = order[turn]
+            if sizes[h] == 0:
+                turn = (turn + 1) % order.shape[0]
+                continue
+            key = _heap_pop(heaps[h], sizes[h])
+            sizes[h] -= 1
+            waiting -= 1
+            candidate = ENTRY_MASK - (key & ENTRY_MASK)
+            if not ent_done[candidate]:
+                entry = candidate
+                break
+        if entry < 0:
+            break
+        if nodes >= node_limit or n_entries >= MAX_ENTRIES:
             result[1] = nodes
             result[6] = n_entries
             return node_entry[:nodes], ent_parent[:n_entries], ent_action[:n_entries]
-        h = order[turn]
-        if sizes[h] == 0:
-            turn = (turn + 1) % order.shape[0]
-            continue
-        key = _heap_pop(heaps[h], sizes[h])
-        sizes[h] -= 1
-        waiting -= 1
-        entry = ENTRY_MASK - (key & ENTRY_MASK)
-        if ent_done[entry]:
-            continue  # given out already by another heuristic's heap
         ent_done[entry] = 1
         turn = (turn + 1) % order.shape[0]
         parent = ent_parent[entry]

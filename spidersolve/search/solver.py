@@ -15,6 +15,7 @@ from .heuristic import DEFAULT_SCHEDULE, DEFAULT_WEIGHTS
 from .verify import verify_win
 
 DEFAULT_NODES = 1_000_000
+MAX_NODES = 2**40  # far beyond memory; keeps the count a plain int64 in the kernel
 
 
 @dataclass(frozen=True)
@@ -63,8 +64,8 @@ class _Search:
 
     def __init__(self, game: Game, nodes: int, weights=None, schedule=None):
         position = game.position
-        if nodes < 1:
-            raise SpiderError(f"the node limit must be at least 1, not {nodes}")
+        if not 1 <= nodes <= MAX_NODES:
+            raise SpiderError(f"the node limit must be 1 .. {MAX_NODES}, not {nodes}")
         if position.has_unknown:
             raise SpiderError("the position has unknown face-down cards (??) and cannot be "
                               "solved with full knowledge: give the game code with --after "
@@ -81,7 +82,7 @@ class _Search:
                          np.int64)
         self.result = np.zeros(8, np.int64)
         self.node_entry, self.ent_parent, self.ent_action = K.search(
-            to_board(position, game.moves, game.score), position.relaxed, int(nodes), weights,
+            to_board(position), position.relaxed, int(nodes), weights,
             order, CARD_KEYS, STOCK_KEYS, self.result)
         self.seconds = time.perf_counter() - started
         self.verdict = {K.WON: "won", K.LOST: "lost", K.UNKNOWN: "unknown"}[int(self.result[0])]
@@ -160,7 +161,7 @@ def shorten_line(game: Game, line, passes: int = SHORTEN_PASSES) -> tuple[Action
     """
     relaxed = game.position.relaxed
     codes = np.array([action_to_code(a) for a in line], np.int32)
-    board = to_board(game.position, game.moves, game.score)
+    board = to_board(game.position)  # the counters come from the reference replay
     for _ in range(passes):
         out = np.empty(len(codes), np.int32)
         n = K.shorten(board, relaxed, codes, CARD_KEYS, STOCK_KEYS, out)

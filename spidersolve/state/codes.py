@@ -127,7 +127,7 @@ class PysolDeal:
     @classmethod
     def parse(cls, text: str) -> "PysolDeal":
         raw = text.strip()
-        m = re.fullmatch(r"pysol:(\d+):(\S+)", raw, re.IGNORECASE)
+        m = re.fullmatch(r"pysol:([0-9]{1,3}):(\S+)", raw, re.IGNORECASE)
         if not m:
             raise CodeError(f"'{raw}' is not a PySolFC deal: write pysol:SUITS:NUMBER, "
                             "like pysol:4:14934")
@@ -148,7 +148,7 @@ class PysolDeal:
     def _generator(self):
         from pysol_cards.random import LCRandom31, MTRandom
 
-        m = re.fullmatch(r"(ms)?(\d+)", self.number)
+        m = re.fullmatch(r"(ms)?([0-9]{1,30})", self.number)
         if not m:
             raise CodeError(f"'{self.text()}': game number must be digits or ms + digits")
         n = int(m.group(2))

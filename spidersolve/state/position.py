@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 
@@ -91,7 +92,7 @@ class Position:
                     removed = [_parse_suit(tok) for tok in tokens]
                 elif key == "stock":
                     stock = [parse_card(tok) for tok in tokens]
-                elif key.isdigit() and 1 <= int(key) <= N_COLS:
+                elif re.fullmatch(r"[0-9]{1,2}", key) and 1 <= int(key) <= N_COLS:
                     columns[int(key) - 1] = _parse_column(tokens)
                 else:
                     raise PositionError(f"'{key}:' is not a line of a position "

@@ -45,7 +45,7 @@ class Action(NamedTuple):
         raw = text.strip()
         if raw.lower() == "deal":
             return DEAL
-        m = re.fullmatch(r"(\d+)>(\d+)(?:[xX](\d+))?", raw)
+        m = re.fullmatch(r"([0-9]{1,3})>([0-9]{1,3})(?:[xX]([0-9]{1,3}))?", raw)
         if not m:
             raise SpiderError(f"'{text}' is not an action: write SRC>DST, SRC>DSTxN or deal")
         src, dst = int(m.group(1)), int(m.group(2))
