@@ -120,7 +120,12 @@ def gen_actions(board, relaxed, out):
 
 @njit(**JIT)
 def count_actions(board, relaxed):
-    """How many legal actions ``board`` has (``gen_actions`` without the list)."""
+    """How many legal actions ``board`` has (``gen_actions`` without the list).
+
+    The run-length loop is written out here and in ``gen_actions`` on
+    purpose: as a shared helper (even with numba's inline="always") perft
+    ran at 31-35 million leaves a second instead of 50 million.
+    """
     tops = np.empty(N_COLS, np.int64)
     empty = 0
     for c in range(N_COLS):
