@@ -6,7 +6,7 @@ import click
 
 from ..search import DEFAULT_NODES, HINT_NODES, hint, solve
 from ..search.solver import MAX_NODES
-from ..state import Game
+from ..state import Game, line_text
 from .options import (after_option, announce_compile, echo_json, json_option,
                       needs_full_knowledge, source_argument, start_game, words_option)
 
@@ -97,7 +97,7 @@ def hint_command(source, after, nodes, show_line, as_json):
         click.echo(f"proven: the first action of a winning line of {result.line_length} "
                    f"actions ({result.nodes} nodes)")
         if show_line:
-            click.echo("line: " + " ".join(a.text() for a in result.line))
+            click.echo("line: " + line_text(result.line))
     else:
         click.echo(f"{result.action.text()}: {result.words}")
         click.echo(f"unproven: no winning line found within {nodes} nodes; this is the "

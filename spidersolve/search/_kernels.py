@@ -339,14 +339,8 @@ def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, res
                 result[3] = action
                 result[6] = n_entries
                 return node_entry[:nodes], ent_parent[:n_entries], ent_action[:n_entries]
-            tmp_lo[:] = col_lo
-            tmp_hi[:] = col_hi
-            if action == DEAL:
-                for c in range(N_COLS):
-                    _column_hashes(board, c, card_keys, stock_keys, tmp_lo, tmp_hi)
-            else:
-                _column_hashes(board, action >> 12, card_keys, stock_keys, tmp_lo, tmp_hi)
-                _column_hashes(board, (action >> 8) & 15, card_keys, stock_keys, tmp_lo, tmp_hi)
+            _update_cols(board, action, col_lo, tmp_lo, card_keys, stock_keys, 0)
+            _update_cols(board, action, col_hi, tmp_hi, card_keys, stock_keys, 1)
             if n_entries >= ent_parent.shape[0]:
                 ent_parent = _grow(ent_parent)
                 ent_action = _grow(ent_action)
@@ -420,12 +414,15 @@ def _find_later(board, lo, packed_line, order, sorted_lo, hi_line, card_keys, st
 
 
 @njit(**JIT)
-def _update_cols(board, action, before, after, card_keys, stock_keys):
-    """Column hashes (variant 0) after ``action``: only the columns it touched change."""
+def _update_cols(board, action, before, after, card_keys, stock_keys, variant):
+    """Column hashes after ``action``: only the columns it touched change."""
     after[:] = before
-    for c in range(N_COLS):
-        if action == DEAL or c == (action >> 12) or c == ((action >> 8) & 15):
-            after[c] = column_hash(board, c, card_keys, stock_keys, 0)
+    if action == DEAL:
+        for c in range(N_COLS):
+            after[c] = column_hash(board, c, card_keys, stock_keys, variant)
+    else:
+        for c in (action >> 12, (action >> 8) & 15):
+            after[c] = column_hash(board, c, card_keys, stock_keys, variant)
 
 
 @njit(**JIT)
@@ -472,7 +469,7 @@ def shorten(root, relaxed, line, card_keys, stock_keys, out):
         count = gen_actions(board, relaxed, actions)
         for x in range(count):
             apply_action(board, actions[x], undo)
-            _update_cols(board, actions[x], cols, cols1, card_keys, stock_keys)
+            _update_cols(board, actions[x], cols, cols1, card_keys, stock_keys, 0)
             j = _find_later(board, combine_exact(cols1, board, 0), packed_line, order, sorted_lo,
                             hi_line, card_keys, stock_keys, best_value + 2, probe)
             if j - 1 > best_value:
@@ -480,7 +477,7 @@ def shorten(root, relaxed, line, card_keys, stock_keys, out):
             count2 = gen_actions(board, relaxed, actions2)
             for y in range(count2):
                 apply_action(board, actions2[y], undo2)
-                _update_cols(board, actions2[y], cols1, cols2, card_keys, stock_keys)
+                _update_cols(board, actions2[y], cols1, cols2, card_keys, stock_keys, 0)
                 j = _find_later(board, combine_exact(cols2, board, 0), packed_line, order,
                                 sorted_lo, hi_line, card_keys, stock_keys, best_value + 3, probe)
                 if j - 2 > best_value:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..state import Action, legal_actions
+from ..state import Action, legal_actions, line_text
 from .solver import SolveResult, _solve_game, start_of
 
 HINT_NODES = 167_000
@@ -35,7 +35,7 @@ class HintResult:
         return {"status": self.status,
                 "action": self.action.text() if self.action else None,
                 "words": self.words,
-                "line": " ".join(a.text() for a in self.line) if self.line is not None else None,
+                "line": line_text(self.line) if self.line is not None else None,
                 "line_length": self.line_length,
                 "nodes": self.nodes, "seconds": round(self.seconds, 4)}
 

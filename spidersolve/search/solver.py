@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import SpiderError
-from ..state import Action, Game, Position, load_source, replay
+from ..state import Action, Game, Position, line_text, load_source, replay
 from ..state.packed import CARD_KEYS, STOCK_KEYS, action_from_code, action_to_code, to_board
 from . import _kernels as K
 from .heuristic import DEFAULT_SCHEDULE, DEFAULT_WEIGHTS
@@ -39,7 +39,7 @@ class SolveResult:
 
     @property
     def line_text(self) -> str | None:
-        return None if self.line is None else " ".join(a.text() for a in self.line)
+        return None if self.line is None else line_text(self.line)
 
     def as_dict(self) -> dict:
         return {"verdict": self.verdict, "nodes": self.nodes, "seconds": round(self.seconds, 4),

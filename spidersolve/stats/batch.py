@@ -190,7 +190,7 @@ def solve_task(task: Task, solver: Callable | None = None) -> dict:
         "moves": int(result.moves) if won else None,
         "score": int(result.score) if won else None,
         "first_action": line[0].text() if line else None,
-        "line": " ".join(a.text() for a in line) if line is not None else None,
+        "line": result.line_text,
         "version": __version__,
         "time": utc_now(),
     }
