@@ -2,7 +2,8 @@
 
     python benchmarks/solve_power.py                 # K = 100, suits 1, 2, 4, 1,000,000 nodes
     python benchmarks/solve_power.py --deals 513     # the full run
-    python benchmarks/solve_power.py --deals 20 --suits 4 --weights '[3,3,2,2,30,0,1,0]'
+    python benchmarks/solve_power.py --suits 1 --shorten     # lines as solve --shorten gives them
+    python benchmarks/solve_power.py --suits 4 --deal-list 3,8 --weights '[[3,3,2,4,30,0,1,0,0,0,3]]'
 
 Prints per suit count (Classic, SP1 deal numbers start..start+K-1): won / lost
 / unknown, win % within 167,000 and within the node limit (budgets nest, so
@@ -29,12 +30,12 @@ HINT_BUDGET = 167_000
 
 
 def _solve_one(job):
-    suits, deal, nodes, weights, schedule = job
+    suits, deal, nodes, weights, schedule, shorten = job
     from spidersolve.search import solve
     from spidersolve.state import GameCode
 
     result = solve(GameCode(suits, "classic", deal).position(), nodes=nodes, weights=weights,
-                   schedule=schedule)
+                   schedule=schedule, shorten=shorten)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return suits, deal, result.verdict, result.nodes, result.seconds, result.moves, peak_mb
 
@@ -56,12 +57,18 @@ def main(argv=None):
     parser.add_argument("--schedule", default=None,
                         help="order of serving the deals-left heaps, a JSON list")
     parser.add_argument("--rows", default=None, help="write one CSV row per deal here")
+    parser.add_argument("--shorten", action="store_true",
+                        help="shorten each winning line (solve --shorten); seconds include it")
+    parser.add_argument("--deal-list", default=None,
+                        help="comma-separated deal numbers to run instead of --start/--deals")
     args = parser.parse_args(argv)
     weights = json.loads(args.weights) if args.weights else None
     suit_counts = [int(s) for s in args.suits.split(",")]
     schedule = json.loads(args.schedule) if args.schedule else None
-    jobs = [(s, d, args.nodes, weights, schedule) for s in suit_counts
-            for d in range(args.start, args.start + args.deals)]
+    deals = ([int(d) for d in args.deal_list.split(",")] if args.deal_list
+             else list(range(args.start, args.start + args.deals)))
+    jobs = [(s, d, args.nodes, weights, schedule, args.shorten) for s in suit_counts
+            for d in deals]
     started = time.time()
     with ProcessPoolExecutor(args.workers) as pool:
         list(pool.map(_warm, range(args.workers)))  # compile or load the cache first
@@ -73,9 +80,12 @@ def main(argv=None):
             for row in rows:
                 f.write(",".join("" if x is None else str(x) for x in row) + "\n")
     from spidersolve.search.heuristic import DEFAULT_SCHEDULE, DEFAULT_WEIGHTS
-    print(f"solve_power: deals {args.start}..{args.start + args.deals - 1}, node limit "
+    named = (f"{len(deals)} listed deals" if args.deal_list
+             else f"deals {args.start}..{args.start + args.deals - 1}")
+    print(f"solve_power: {named}, node limit "
           f"{args.nodes:,}, weights {weights or list(DEFAULT_WEIGHTS)}, schedule "
           f"{schedule or list(DEFAULT_SCHEDULE)}, {args.workers} workers, "
+          f"{'lines shortened, ' if args.shorten else ''}"
           f"wall {wall:.0f} s")
     header = (f"{'suits':>5} {'won':>5} {'lost':>5} {'unkn':>5} {'%<=167k':>8} {'%<=limit':>8} "
               f"{'med nodes':>10} {'p95 nodes':>10} {'med s':>7} {'p95 s':>7} {'nodes/s':>9} "

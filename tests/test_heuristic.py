@@ -73,3 +73,56 @@ def test_value_is_the_weighted_sum_of_the_terms():
     for row in DEFAULT_WEIGHTS + (weights_row(good=2, loose=1),):
         expected = sum(row[TERMS[name]] * value for name, value in terms.items())
         assert SK.evaluate(to_board(pos), np.array(row, np.int64)) == expected
+
+
+@settings(deadline=None, max_examples=30)
+@given(st.sampled_from([1, 2, 4]), st.integers(0, 2**35 - 1), st.data())
+def test_spare_moves_are_moves_into_an_empty_column_but_the_first_while_stock_lasts(
+        suits, deal, data):
+    from spidersolve.state.packed import action_to_code
+
+    game = Game.start(GameCode(suits, "classic", deal).position())
+    seen = 0
+    for _ in range(data.draw(st.integers(0, 150), label="steps")):
+        pos = game.position
+        actions = legal_actions(pos)
+        if not actions:
+            break
+        board = to_board(pos)
+        empty = [c for c in range(10) if not pos.down[c] and not pos.up[c]]
+        first = SK.first_empty_column(board)
+        assert first == (empty[0] if empty and pos.stock else -1)
+        for action in actions:
+            expected = bool(pos.stock) and action.n_cards > 0 and action.dst in empty[1:]
+            assert SK.is_spare(board, action_to_code(action), first) == expected
+            seen += expected
+        game = game.play(actions[data.draw(st.integers(0, len(actions) - 1))])
+
+
+SPARE_TEXT = """spider 1 classic
+removed: S S S S S S
+stock: AS 2S 3S 4S 5S 6S 7S 8S 9S TS
+1: | KS QS JS
+2: | KS QS JS
+3: | TS 9S 8S
+4: | 7S 6S 5S 4S 3S 2S AS
+5: |
+6: |
+7: |
+8: |
+9: |
+10: |
+"""
+
+
+def test_spare_moves_in_a_position_with_six_empty_columns():
+    from spidersolve.state import Position
+    from spidersolve.state.packed import action_to_code
+
+    pos = Position.from_text(SPARE_TEXT)
+    board = to_board(pos)
+    assert SK.first_empty_column(board) == 4
+    spare = {str(a) for a in legal_actions(pos)
+             if SK.is_spare(board, action_to_code(a), 4)}
+    assert "1>5" not in spare and "1>6" in spare and "4>10x7" in spare and "3>2" not in spare
+    assert len(spare) == 5 * sum(n for n in (3, 3, 3, 7))  # every n into columns 6..10

@@ -91,6 +91,51 @@ def test_shortened_line_still_wins_and_is_shorter():
     assert result.line == short and result.moves == len(short)
 
 
+@pytest.mark.parametrize("suits, deal", [(1, 5), (2, 7), (4, 3)])
+def test_beam_shortening_never_lengthens_and_is_deterministic(suits, deal):
+    from spidersolve.search.solver import shorten_line
+
+    start = Game.start(_code(suits, deal))
+    line = solve(start).line
+    for width, nodes in ((1, 10**6), (20, 10**6), (50, 300)):  # a tiny beam; a cut-off one
+        short = shorten_line(start, line, width=width, nodes=nodes)
+        assert len(short) <= len(line)
+        assert replay(start.position, short).won
+        assert shorten_line(start, line, width=width, nodes=nodes) == short
+
+
+def test_beam_shortening_with_the_default_width_saves_moves():
+    from spidersolve.search.solver import shorten_line
+
+    start = Game.start(_code(1, 0))
+    line = solve(start).line
+    short = shorten_line(start, line)
+    assert len(short) <= len(line) - 10  # 113 -> 91 when measured
+    assert replay(start.position, short).won
+
+
+def test_beam_cuts_a_detour_put_into_a_line():
+    """A line made longer on purpose (a card moved away and back) comes back short."""
+    from spidersolve.search.solver import shorten_line
+
+    start = Game.start(_code(1, 0))
+    line = list(solve(start).line)
+    for i in range(len(line)):
+        position = replay(start.position, line[:i]).position
+        for action in legal_actions(position):
+            if action.n_cards == 0:
+                continue
+            moved = apply(position, action)[0]
+            back = Action(action.dst, action.src, action.n_cards)
+            if back in legal_actions(moved) and apply(moved, back)[0] == position:
+                longer = line[:i] + [action, back] + line[i:]
+                assert replay(start.position, longer).won
+                short = shorten_line(start, longer, width=1)
+                assert len(short) <= len(line)
+                return
+    pytest.fail("no reversible action along the line")
+
+
 def test_unknown_when_the_limit_runs_out():
     result = solve(_code(4, 1001), nodes=50)
     assert result.verdict == "unknown" and result.nodes == 50 and result.line is None

@@ -24,10 +24,9 @@ budgets nest.
 import numpy as np
 from numba import njit
 
-from ..state._kernels import (BOARD_SIZE, CAP, DEAL, FD, JIT, LEN, MAX_ACTIONS, N_COLS, NREMOVED,
-                              NSTOCK, UNDO_SIZE, apply_action, column_hash,
-                              combine, combine_exact, gen_actions, pack, undo_action, unpack,
-                              zobrist_hash)
+from ..state._kernels import (CAP, DEAL, FD, JIT, LEN, MAX_ACTIONS, N_COLS, NREMOVED, NSTOCK,
+                              UNDO_SIZE, apply_action, column_hash, combine, gen_actions, pack,
+                              undo_action, unpack)
 
 PACKED_SIZE = 112
 PRIORITY_OFFSET = 1 << 30
@@ -47,7 +46,8 @@ W_DEPTH = 6
 W_BURIED = 7
 W_LOOSE = 8
 W_GOOD = 9
-N_WEIGHTS = 10
+W_SPARE = 10
+N_WEIGHTS = 11
 
 WON, LOST, UNKNOWN = 1, 2, 0
 
@@ -56,8 +56,9 @@ WON, LOST, UNKNOWN = 1, 2, 0
 def features(board, need_good, out):
     """The heuristic's terms for ``board``, signed so that value = weights . out.
 
-    ``out[W_...]`` holds each term (bonuses negative; ``out[W_DEPTH]`` is 0,
-    the search adds the depth). ``need_good``: also count the good-move
+    ``out[W_...]`` holds each term (bonuses negative; ``out[W_DEPTH]`` and
+    ``out[W_SPARE]`` are 0: the search adds the depth and the spare-move
+    penalty, which belong to the path, not the position). ``need_good``: also count the good-move
     term, which looks at every pair of columns.
     """
     face_down = 0
@@ -120,6 +121,7 @@ def features(board, need_good, out):
     out[W_BURIED] = buried
     out[W_LOOSE] = loose
     out[W_GOOD] = -good
+    out[W_SPARE] = 0
 
 
 @njit(**JIT)
@@ -136,6 +138,31 @@ def evaluate(board, weights):
     terms = np.empty(N_WEIGHTS, np.int64)
     features(board, weights[W_GOOD] != 0, terms)
     return _value(weights, terms)
+
+
+@njit(**JIT)
+def first_empty_column(board):
+    """The first empty column while the stock lasts; -1 if none or no stock."""
+    if board[NSTOCK] > 0:
+        for c in range(N_COLS):
+            if board[LEN + c] == 0:
+                return c
+    return -1
+
+
+@njit(**JIT)
+def is_spare(board, action, first_empty):
+    """1 if ``action`` moves cards into an empty column other than ``first_empty``.
+
+    While the stock lasts, such a move makes a position of its own (other
+    cards will be dealt onto that column) but rarely a better one than the
+    move into the first empty column: ``weights[k, W_SPARE]`` ranks it later.
+    Nothing is pruned. ``first_empty`` is ``first_empty_column(board)``.
+    """
+    if first_empty < 0 or action == DEAL:
+        return 0
+    dst = (action >> 8) & 15
+    return 1 if dst != first_empty and board[LEN + dst] == 0 else 0
 
 
 @njit(**JIT)
@@ -329,8 +356,10 @@ def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, res
         for c in range(N_COLS):
             _column_hashes(board, c, card_keys, stock_keys, col_lo, col_hi)
         count = gen_actions(board, relaxed, actions)
+        first_empty = first_empty_column(board)
         for i in range(count):
             action = actions[i]
+            spare = is_spare(board, action, first_empty)
             apply_action(board, action, undo)
             if board[NREMOVED] == 8:
                 result[0] = WON
@@ -362,7 +391,8 @@ def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, res
                     if k == 0 and score < result[5]:
                         result[4] = n_entries
                         result[5] = score
-                    priority = score + weights[k, W_DEPTH] * (depth + 1) + PRIORITY_OFFSET
+                    priority = (score + weights[k, W_DEPTH] * (depth + 1)
+                                + weights[k, W_SPARE] * spare + PRIORITY_OFFSET)
                     h = 6 * k + level
                     if sizes[h] >= heaps[h].shape[0]:
                         heaps[h] = _grow(heaps[h])
@@ -379,41 +409,6 @@ def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, res
 
 
 @njit(**JIT)
-def _same_position(a, b):
-    """Packed positions equal, but for the move counter and score (bytes 24..27)."""
-    for i in range(PACKED_SIZE):
-        if (i < 24 or i > 27) and a[i] != b[i]:
-            return False
-    return True
-
-
-@njit(**JIT)
-def _find_later(board, lo, packed_line, order, sorted_lo, hi_line, card_keys, stock_keys,
-                start, probe):
-    """The last index j >= start of the line whose position is ``board``'s, or -1.
-
-    ``lo`` is the board's exact hash (variant 0); ``order`` sorts the line's
-    hashes: ``sorted_lo = lo_line[order]``. The second hash and the byte-for-byte comparison run only on a first match.
-    """
-    best = -1
-    k = np.searchsorted(sorted_lo, lo)
-    checked = False
-    hi = np.uint64(0)
-    while k < sorted_lo.shape[0] and sorted_lo[k] == lo:
-        j = order[k]
-        k += 1
-        if j < start or j <= best:
-            continue
-        if not checked:
-            hi = zobrist_hash(board, card_keys, stock_keys, 1)
-            pack(board, probe)
-            checked = True
-        if hi_line[j] == hi and _same_position(packed_line[j], probe):
-            best = j
-    return best
-
-
-@njit(**JIT)
 def _update_cols(board, action, before, after, card_keys, stock_keys, variant):
     """Column hashes after ``action``: only the columns it touched change."""
     after[:] = before
@@ -423,73 +418,3 @@ def _update_cols(board, action, before, after, card_keys, stock_keys, variant):
     else:
         for c in (action >> 12, (action >> 8) & 15):
             after[c] = column_hash(board, c, card_keys, stock_keys, variant)
-
-
-@njit(**JIT)
-def shorten(root, relaxed, line, card_keys, stock_keys, out):
-    """Shorten a winning line by shortcuts of one or two actions.
-
-    Walks the line; from each position it tries every action and every pair
-    of actions, and if one reaches a position further along the line (equal
-    in every card, compared byte for byte), jumps there. Writes the new line
-    into ``out`` and returns its length. The caller verifies the result.
-    """
-    n = line.shape[0]
-    board = root.copy()
-    undo = np.empty(UNDO_SIZE, np.int32)
-    undo2 = np.empty(UNDO_SIZE, np.int32)
-    packed_line = np.zeros((n + 1, PACKED_SIZE), np.uint8)
-    lo_line = np.empty(n + 1, np.uint64)
-    hi_line = np.empty(n + 1, np.uint64)
-    for i in range(n + 1):
-        pack(board, packed_line[i])
-        lo_line[i] = zobrist_hash(board, card_keys, stock_keys, 0)
-        hi_line[i] = zobrist_hash(board, card_keys, stock_keys, 1)
-        if i < n:
-            apply_action(board, line[i], undo)
-    order = np.argsort(lo_line)
-    sorted_lo = lo_line[order]
-    actions = np.empty(MAX_ACTIONS, np.int32)
-    actions2 = np.empty(MAX_ACTIONS, np.int32)
-    probe = np.empty(PACKED_SIZE, np.uint8)
-    cols = np.empty(N_COLS, np.uint64)
-    cols1 = np.empty(N_COLS, np.uint64)
-    cols2 = np.empty(N_COLS, np.uint64)
-    board[:] = root
-    k = 0
-    i = 0
-    while i < n:
-        # value of a choice: the line index reached less the actions it takes
-        best_value = i
-        best_j = i + 1
-        best_a = line[i]
-        best_b = -1
-        for c in range(N_COLS):
-            cols[c] = column_hash(board, c, card_keys, stock_keys, 0)
-        count = gen_actions(board, relaxed, actions)
-        for x in range(count):
-            apply_action(board, actions[x], undo)
-            _update_cols(board, actions[x], cols, cols1, card_keys, stock_keys, 0)
-            j = _find_later(board, combine_exact(cols1, board, 0), packed_line, order, sorted_lo,
-                            hi_line, card_keys, stock_keys, best_value + 2, probe)
-            if j - 1 > best_value:
-                best_value, best_j, best_a, best_b = j - 1, j, actions[x], -1
-            count2 = gen_actions(board, relaxed, actions2)
-            for y in range(count2):
-                apply_action(board, actions2[y], undo2)
-                _update_cols(board, actions2[y], cols1, cols2, card_keys, stock_keys, 0)
-                j = _find_later(board, combine_exact(cols2, board, 0), packed_line, order,
-                                sorted_lo, hi_line, card_keys, stock_keys, best_value + 3, probe)
-                if j - 2 > best_value:
-                    best_value, best_j, best_a, best_b = j - 2, j, actions[x], actions2[y]
-                undo_action(board, undo2)
-            undo_action(board, undo)
-        out[k] = best_a
-        k += 1
-        apply_action(board, best_a, undo)
-        if best_b >= 0:
-            out[k] = best_b
-            k += 1
-            apply_action(board, best_b, undo)
-        i = best_j
-    return k

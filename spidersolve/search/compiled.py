@@ -25,19 +25,22 @@ def is_compiled(package: str = "search", kernel: str = "search") -> bool:
 
 
 def drop_stale_search_cache() -> None:
-    """Delete the search kernels' numba cache when the state kernels are newer.
+    """Delete the search package's numba cache when a kernel file it inlines is newer.
 
-    The search kernels inline the state kernels (apply, actions, hashes), but
-    numba's cache only notices changes to the file a kernel is defined in: an
-    edit or a pull that touches only ``state/_kernels.py`` would leave the
-    search running the old rules. Called before the search kernels load.
+    The search kernels inline the state kernels (apply, actions, hashes) and
+    the line kernels (``_lines.py``) inline both, but numba's cache only
+    notices changes to the file a kernel is defined in: an edit or a pull
+    that touches only ``state/_kernels.py`` would leave the search running
+    the old rules. Called before the search kernels load.
     """
-    source = _PACKAGE / "state" / "_kernels.py"
     try:
-        changed = source.stat().st_mtime
+        changed = max((_PACKAGE / "state" / "_kernels.py").stat().st_mtime,
+                      (_PACKAGE / "search" / "_kernels.py").stat().st_mtime)
     except OSError:
         return
-    for index in _cache_files("search"):
-        if "_kernels." in index.name and index.stat().st_mtime < changed:
+    for index in list(_cache_files("search")):
+        if "search" not in str(index.parent):  # a NUMBA_CACHE_DIR holds the state cache too
+            continue
+        if index.name.startswith(("_kernels.", "_lines.")) and index.stat().st_mtime < changed:
             for stale in index.parent.glob(index.name.rsplit(".", 1)[0] + "*.nb[ic]"):
                 stale.unlink(missing_ok=True)

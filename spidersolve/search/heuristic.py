@@ -13,6 +13,8 @@ A position's value (lower is better) is, for one row of weights::
     + loose     x face-up-only columns not founded on a king
     - good      x columns whose top run fits on another column's same-suit card
     (+ depth    x actions from the root, for the priority)
+    (+ spare    x 1 for a move into an empty column other than the first while
+                  the stock lasts, for the priority: see ``_kernels.is_spare``)
 
 The search alternates between several rows (one frontier heap per row and
 stock level; see ``_kernels.search``). Each row alone is a different greedy
@@ -25,6 +27,16 @@ the benchmark deals 0..99 or 0..512:
   (plain, face-down 8, buried 2): 34/40; the four rows below: 35/40.
 - with the four rows, SP1-S2C 100..139: 39/40 (one row: 38/40), median nodes
   1,867 (3,904); SP1-S1C 100..139: 40/40 (40/40), median nodes 784 (2,602).
+- the spare-move penalty 3 in every row, 4 suits at 1,000,000 nodes: deals
+  1600..1799 193/200 -> 194/200, 80 deals won in fewer nodes and 59 in more,
+  total nodes x0.88; the 88 deals of 1100..1599 that took over 150,000
+  nodes without it: 62 -> 64 won. Penalty 8: 193/200 (x0.91); counting a
+  whole column moved into an empty one as spare too: 194/200 but total
+  nodes x1.12. Tried and not kept (same deals): a fifth row with empty 8
+  (193/200, nodes x1.12), serving the heaps of 0 deals left twice (194,
+  x1.01) or of 1-3 deals left twice (187/200), a penalty for moves that
+  split a same-suit run without making a longer one where they land
+  (193/200; median nodes 17,797 -> 13,518 but no gain in the tail).
 """
 
 from . import _kernels as K
@@ -33,7 +45,8 @@ from . import _kernels as K
 # term name -> its index in a row of weights
 TERMS = {"face_down": K.W_FACE_DOWN, "breaks": K.W_BREAK, "mixed": K.W_MIXED,
          "empty": K.W_EMPTY, "removed": K.W_REMOVED, "deal_left": K.W_DEAL_LEFT,
-         "depth": K.W_DEPTH, "buried": K.W_BURIED, "loose": K.W_LOOSE, "good": K.W_GOOD}
+         "depth": K.W_DEPTH, "buried": K.W_BURIED, "loose": K.W_LOOSE, "good": K.W_GOOD,
+         "spare": K.W_SPARE}
 
 
 def weights_row(**terms) -> tuple[int, ...]:
@@ -44,7 +57,7 @@ def weights_row(**terms) -> tuple[int, ...]:
     return tuple(row)
 
 
-_PLAIN = dict(face_down=3, breaks=3, mixed=2, empty=4, removed=30, depth=1)
+_PLAIN = dict(face_down=3, breaks=3, mixed=2, empty=4, removed=30, depth=1, spare=3)
 
 DEFAULT_WEIGHTS = (
     weights_row(**_PLAIN),                      # the balanced heuristic
@@ -56,3 +69,10 @@ DEFAULT_WEIGHTS = (
 # The order in which the frontier heaps of each heuristic (one per number of
 # deals left) are served.
 DEFAULT_SCHEDULE = (0, 1, 2, 3, 4, 5)
+
+# The ranking of the beam that shortens winning lines (``solve --shorten``,
+# ``_lines.beam``). Chosen on training deals SP1-S1C 100..129, S2C 100..109
+# and S4C 1000..1009 at width 50: with the plain row lines fell from 111 to
+# 102.5 moves (median, one suit); weighing breaks 5 and mixed pairs 3 and
+# empty columns only 2 (as KPatience ranks: breaks first): 93.
+BEAM_WEIGHTS = weights_row(face_down=5, breaks=5, mixed=3, empty=2, removed=30)

@@ -11,7 +11,8 @@ from ..errors import SpiderError
 from ..state import Action, Game, Position, line_text, load_source, replay
 from ..state.packed import CARD_KEYS, STOCK_KEYS, action_from_code, action_to_code, to_board
 from . import _kernels as K
-from .heuristic import DEFAULT_SCHEDULE, DEFAULT_WEIGHTS
+from . import _lines as L
+from .heuristic import BEAM_WEIGHTS, DEFAULT_SCHEDULE, DEFAULT_WEIGHTS
 from .verify import verify_win
 
 DEFAULT_NODES = 1_000_000
@@ -117,8 +118,8 @@ def solve(source, nodes: int = DEFAULT_NODES, after: str = "", weights=None,
 
     ``after`` is a line played from the source first. The node limit counts
     positions expanded; budgets nest (a deal won with n nodes is won with
-    the same line at every limit >= n). ``shorten`` cuts two-action detours
-    out of the line (see ``shorten_line``).
+    the same line at every limit >= n). ``shorten`` then looks for a
+    shorter winning line (see ``shorten_line``; seconds include it).
 
     >>> solve("SP1-S1C-AAAAAAD").verdict
     'won'
@@ -142,30 +143,27 @@ def _solve_game(game: Game, nodes: int, weights=None, schedule=None, shorten=Fal
                        final.score), run
 
 
-SHORTEN_PASSES = 2
+SHORTEN_WIDTH = 200  # positions kept per layer and number of deals left
+SHORTEN_NODES = 1_000_000  # positions the beam may expand
 
 
-def shorten_line(game: Game, line, passes: int = SHORTEN_PASSES) -> tuple[Action, ...]:
-    """Cut detours out of a winning line, in at most ``passes`` passes.
+def shorten_line(game: Game, line, width: int = SHORTEN_WIDTH, nodes: int = SHORTEN_NODES,
+                 weights=BEAM_WEIGHTS) -> tuple[Action, ...]:
+    """A winning line no longer than ``line``, most often shorter.
 
-    A one-action shortcut cannot exist (the search generates every child of
-    a position before any grandchild), so the kernel looks for pairs of
-    actions that reach a position further along the line. The first pass
-    finds most of them; a third pass rarely saves more than one action.
-
-    With one greedy heuristic this cut lines by a third (SP1-S1C deal 0:
-    240 to 139 actions); with the default alternation of heuristics it saves
-    under 1% (SP1-S1C/S2C/S4C 200..214: 110.3 to 109.7, 131.7 to 131.2,
-    175.2 to 174.2 actions on average) at 0.1-0.2 s a line, so it is off by
-    default.
+    A beam search seeded with the line (``_lines.beam``): one layer per
+    action, the ``width`` best positions for each number of deals left by
+    ``weights`` (``heuristic.BEAM_WEIGHTS``), plus the line's own position,
+    so it cannot do worse; it stops at the first win or after expanding
+    ``nodes`` positions. Deterministic: the same line gives the same result.
+    The caller replays the result with the reference rules.
     """
-    relaxed = game.position.relaxed
     codes = np.array([action_to_code(a) for a in line], np.int32)
+    if width < 1 or len(codes) < 2:
+        return tuple(line)
     board = to_board(game.position)  # the counters come from the reference replay
-    for _ in range(passes):
-        out = np.empty(len(codes), np.int32)
-        n = K.shorten(board, relaxed, codes, CARD_KEYS, STOCK_KEYS, out)
-        if n == len(codes):
-            break
-        codes = out[:n]
-    return tuple(action_from_code(int(c)) for c in codes)
+    out = np.empty(len(codes), np.int32)
+    stats = np.zeros(1, np.int64)
+    n = L.beam(board, game.position.relaxed, codes, int(width), np.asarray(weights, np.int64),
+               CARD_KEYS, STOCK_KEYS, int(nodes), True, out, stats)
+    return tuple(action_from_code(int(c)) for c in out[:n])
