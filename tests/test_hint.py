@@ -182,3 +182,23 @@ def test_a_long_game_can_still_be_solved():
     final = replay(game.position, result.line, game)
     assert result.verdict == "won" and final.won
     assert (result.score, final.moves) == (final.score, 40_000 + result.moves)
+
+
+def test_solve_command_shorten_gives_a_shorter_line_that_wins():
+    plain = json.loads(run("solve", "SP1-S1C-AAAAAAD", "--json").stdout)
+    short = json.loads(run("solve", "SP1-S1C-AAAAAAD", "--shorten", "--json").stdout)
+    assert short["verdict"] == "won" and short["nodes"] == plain["nodes"]
+    assert short["moves"] < plain["moves"] and short["score"] > plain["score"]
+    game = replay(GameCode.parse("SP1-S1C-AAAAAAD").position(), short["line"])
+    assert game.won and game.score == short["score"]
+
+
+def test_shorten_says_it_compiles_the_beam_the_first_time(tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    (tmp_path / "search").mkdir()
+    (tmp_path / "search" / "_kernels.search-1.py311.nbi").write_bytes(b"")
+    assert run("solve", "SP1-S1C-AAAAAAD").stderr == ""
+    out = run("solve", "SP1-S1C-AAAAAAD", "--shorten")
+    assert out.exit_code == 0 and out.stderr.startswith("compiling the numba kernels")
+    (tmp_path / "search" / "_lines.beam-1.py311.nbi").write_bytes(b"")
+    assert run("solve", "SP1-S1C-AAAAAAD", "--shorten").stderr == ""

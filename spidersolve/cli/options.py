@@ -47,10 +47,17 @@ def needs_full_knowledge(position: Position, what: str) -> None:
              "knowledge: give the game code with --after LINE instead")
 
 
-def announce_compile(package: str = "search", kernel: str = "search") -> None:
-    """Say on stderr, once, that the first run compiles the numba kernels."""
+def announce_compile(package: str = "search", kernel: str = "search",
+                     shorten: bool = False) -> None:
+    """Say on stderr, once, that the first run compiles the numba kernels.
+
+    ``shorten``: the line-shortening beam (``search/_lines.py``) is needed too.
+    """
     from ..search.compiled import is_compiled
 
-    if not is_compiled(package, kernel):
+    missing = not is_compiled(package, kernel)
+    if shorten:
+        missing = missing or not is_compiled("search", "beam", "_lines")
+    if missing:
         click.echo("compiling the numba kernels (first run only; numba caches them)...",
                    err=True)

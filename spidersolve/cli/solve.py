@@ -16,10 +16,10 @@ def _nodes_option(default):
                         show_default=True, help="Node limit: positions expanded.")
 
 
-def _prepare(source, after) -> Game:
+def _prepare(source, after, shorten: bool = False) -> Game:
     game, _name = start_game(source, after)
     needs_full_knowledge(game.position, "solved")
-    announce_compile()
+    announce_compile(shorten=shorten)
     return game
 
 
@@ -47,7 +47,7 @@ def solve_command(source, after, nodes, words, shorten, as_json):
     file or - for standard input. The line is replayed with the reference
     rules before it is printed.
     """
-    game = _prepare(source, after)
+    game = _prepare(source, after, shorten)
     result = solve(game, nodes=nodes, shorten=shorten)
     if as_json:
         echo_json(result.as_dict())

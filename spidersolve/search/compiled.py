@@ -19,9 +19,10 @@ def _cache_files(package: str):
     return (_PACKAGE / package / "__pycache__").glob("*.nbi")
 
 
-def is_compiled(package: str = "search", kernel: str = "search") -> bool:
-    """True when numba's cache holds ``spidersolve/<package>/_kernels.<kernel>``."""
-    return any(p.name.startswith(f"_kernels.{kernel}-") for p in _cache_files(package))
+def is_compiled(package: str = "search", kernel: str = "search",
+                module: str = "_kernels") -> bool:
+    """True when numba's cache holds ``spidersolve/<package>/<module>.<kernel>``."""
+    return any(p.name.startswith(f"{module}.{kernel}-") for p in _cache_files(package))
 
 
 def drop_stale_search_cache() -> None:
