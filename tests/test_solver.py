@@ -91,11 +91,12 @@ def test_shortened_line_still_wins_and_is_shorter():
     assert result.line == short and result.moves == len(short)
 
 
-@pytest.mark.parametrize("suits, deal", [(1, 5), (2, 7), (4, 3)])
-def test_beam_shortening_never_lengthens_and_is_deterministic(suits, deal):
+@pytest.mark.parametrize("suits, deal, rules", [(1, 5, "classic"), (2, 7, "classic"),
+                                                (4, 3, "classic"), (4, 3, "relaxed")])
+def test_beam_shortening_never_lengthens_and_is_deterministic(suits, deal, rules):
     from spidersolve.search.solver import shorten_line
 
-    start = Game.start(_code(suits, deal))
+    start = Game.start(_code(suits, deal, rules))
     line = solve(start).line
     for width, nodes in ((1, 10**6), (20, 10**6), (50, 300)):  # a tiny beam; a cut-off one
         short = shorten_line(start, line, width=width, nodes=nodes)
