@@ -194,11 +194,39 @@ def test_solve_command_shorten_gives_a_shorter_line_that_wins():
 
 
 def test_shorten_says_it_compiles_the_beam_the_first_time(tmp_path, monkeypatch):
+    from spidersolve.search.compiled import cache_dir
+
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    (tmp_path / "search").mkdir()
-    (tmp_path / "search" / "_kernels.search-1.py311.nbi").write_bytes(b"")
+    cache = cache_dir("search")
+    cache.mkdir()
+    (cache / "_kernels.search-1.py311.nbi").write_bytes(b"")
     assert run("solve", "SP1-S1C-AAAAAAD").stderr == ""
     out = run("solve", "SP1-S1C-AAAAAAD", "--shorten")
     assert out.exit_code == 0 and out.stderr.startswith("compiling the numba kernels")
-    (tmp_path / "search" / "_lines.beam-1.py311.nbi").write_bytes(b"")
+    (cache / "_lines.beam-1.py311.nbi").write_bytes(b"")
     assert run("solve", "SP1-S1C-AAAAAAD", "--shorten").stderr == ""
+
+
+def test_stale_search_cache_is_dropped_and_a_fresh_one_kept(tmp_path, monkeypatch):
+    """Cache files of the search package older than a kernel file they inline go."""
+    import os
+
+    from spidersolve.search.compiled import _PACKAGE, cache_dir, drop_stale_search_cache
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    newest = max((_PACKAGE / "state" / "_kernels.py").stat().st_mtime,
+                 (_PACKAGE / "search" / "_kernels.py").stat().st_mtime)
+    files = {}
+    for folder, name, age in [("search", "_kernels.search-1.py311", -10),
+                              ("search", "_lines.beam-1.py311", -10),
+                              ("search", "_lines.beam-2.py311", +10),
+                              ("state", "_kernels.perft-1.py311", -10)]:
+        cache_dir(folder).mkdir(exist_ok=True)
+        for suffix in (".nbi", ".1.nbc"):
+            path = cache_dir(folder) / (name + suffix)
+            path.write_bytes(b"")
+            os.utime(path, (newest + age, newest + age))
+            files[path] = (folder, age)
+    drop_stale_search_cache()
+    for path, (folder, age) in files.items():
+        assert path.exists() == (folder == "state" or age > 0), path

@@ -6,17 +6,28 @@ search, 3 s for perft); the command line says so once, before it starts.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
-_PACKAGE = Path(__file__).resolve().parent.parent
+_PACKAGE = Path(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def cache_dir(package: str) -> Path:
+    """Where numba caches the kernels of ``spidersolve/<package>/``.
+
+    Beside the source (``__pycache__``), or, with ``NUMBA_CACHE_DIR`` set,
+    in the folder numba names after the source folder and its path's SHA-1.
+    """
+    source = str(_PACKAGE / package)
+    custom = os.environ.get("NUMBA_CACHE_DIR")
+    if custom:
+        return Path(custom) / f"{package}_{hashlib.sha1(source.encode()).hexdigest()}"
+    return Path(source) / "__pycache__"
 
 
 def _cache_files(package: str):
-    custom = os.environ.get("NUMBA_CACHE_DIR")
-    if custom:
-        return Path(custom).rglob("*.nbi")
-    return (_PACKAGE / package / "__pycache__").glob("*.nbi")
+    return cache_dir(package).glob("*.nbi")
 
 
 def is_compiled(package: str = "search", kernel: str = "search",
@@ -40,8 +51,6 @@ def drop_stale_search_cache() -> None:
     except OSError:
         return
     for index in list(_cache_files("search")):
-        if "search" not in str(index.parent):  # a NUMBA_CACHE_DIR holds the state cache too
-            continue
         if index.name.startswith(("_kernels.", "_lines.")) and index.stat().st_mtime < changed:
             for stale in index.parent.glob(index.name.rsplit(".", 1)[0] + "*.nb[ic]"):
                 stale.unlink(missing_ok=True)
