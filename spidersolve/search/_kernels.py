@@ -172,25 +172,33 @@ def _column_hashes(board, c, card_keys, stock_keys, out_lo, out_hi):
 
 
 @njit(**JIT)
-def _tt_insert(table, ent_lo, ent_hi, entry):
-    """Put ``entry`` in the table unless a position with its hash is there.
+def _tt_slot(table, ent_lo, ent_hi, lo, hi):
+    """The slot of the entry with hashes (lo, hi), or the free slot where it goes.
 
     The table holds entry numbers (-1 marks a free slot); the 128-bit hashes
-    live in ``ent_lo``/``ent_hi``. True if it was inserted. The table must
-    have room.
+    live in ``ent_lo``/``ent_hi``; open addressing, linear probing. The
+    table must have a free slot.
     """
-    lo = ent_lo[entry]
-    hi = ent_hi[entry]
     mask = table.shape[0] - 1
     i = np.int64(lo & np.uint64(mask))
     while True:
         other = table[i]
-        if other < 0:
-            table[i] = entry
-            return True
-        if ent_lo[other] == lo and ent_hi[other] == hi:
-            return False
+        if other < 0 or (ent_lo[other] == lo and ent_hi[other] == hi):
+            return i
         i = (i + 1) & mask
+
+
+@njit(**JIT)
+def _tt_insert(table, ent_lo, ent_hi, entry):
+    """Put ``entry`` in the table unless a position with its hash is there.
+
+    True if it was inserted. The table must have room.
+    """
+    slot = _tt_slot(table, ent_lo, ent_hi, ent_lo[entry], ent_hi[entry])
+    if table[slot] >= 0:
+        return False
+    table[slot] = entry
+    return True
 
 
 @njit(**JIT)

@@ -15,30 +15,10 @@ import numpy as np
 from numba import njit
 
 from ..state._kernels import (DEAL, FD, JIT, LEN, MAX_ACTIONS, N_COLS, NREMOVED,
-                              NSTOCK, UNDO_SIZE, apply_action, column_hash, combine_exact,
+                              NSTOCK, UNDO_SIZE, apply_action, combine_exact,
                               gen_actions, pack, undo_action, unpack)
-from ._kernels import (N_WEIGHTS, PACKED_SIZE, _grow, _update_cols, _value, features,
-                       first_empty_column, is_spare)
-
-@njit(**JIT)
-def _set_find(table, key_lo, key_hi, lo, hi):
-    """Slot of (lo, hi) in the open-addressing table, or of the free slot where it goes."""
-    mask = table.shape[0] - 1
-    i = np.int64(lo & np.uint64(mask))
-    while True:
-        node = table[i]
-        if node < 0 or (key_lo[node] == lo and key_hi[node] == hi):
-            return i
-        i = (i + 1) & mask
-
-
-@njit(**JIT)
-def _set_rebuild(key_lo, key_hi, n, size):
-    table = np.full(size, -1, np.int64)
-    for node in range(n):
-        table[_set_find(table, key_lo, key_hi, key_lo[node], key_hi[node])] = node
-    return table
-
+from ._kernels import (N_WEIGHTS, PACKED_SIZE, _column_hashes, _grow, _tt_rebuild, _tt_slot,
+                       _update_cols, _value, features, first_empty_column, is_spare)
 
 @njit(**JIT)
 def unpromising(board, action, first_empty):
@@ -112,7 +92,7 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
     action = np.empty(cap, np.int32)
     key_lo = np.empty(cap, np.uint64)
     key_hi = np.empty(cap, np.uint64)
-    table = np.full(1 << 13, -1, np.int64)
+    table = np.full(1 << 13, -1, np.int32)  # kept nodes by hash, as in the search
     # candidates of one layer
     c_cap = 1 << 12
     c_key = np.empty(c_cap, np.int64)  # value << 32 | candidate number
@@ -123,14 +103,13 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
     c_level = np.empty(c_cap, np.int64)
 
     for c in range(N_COLS):
-        col_lo[c] = column_hash(board, c, card_keys, stock_keys, 0)
-        col_hi[c] = column_hash(board, c, card_keys, stock_keys, 1)
+        _column_hashes(board, c, card_keys, stock_keys, col_lo, col_hi)
     pack(board, packed[0])
     parent[0] = -1
     action[0] = 0
     key_lo[0] = combine_exact(col_lo, board, 0)
     key_hi[0] = combine_exact(col_hi, board, 1)
-    table[_set_find(table, key_lo, key_hi, key_lo[0], key_hi[0])] = 0
+    table[_tt_slot(table, key_lo, key_hi, key_lo[0], key_hi[0])] = 0
     n_nodes = 1
     layer_lo = 0
     layer_hi = 1
@@ -147,8 +126,7 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
             unpack(packed[node], board)
             expanded += 1
             for c in range(N_COLS):
-                col_lo[c] = column_hash(board, c, card_keys, stock_keys, 0)
-                col_hi[c] = column_hash(board, c, card_keys, stock_keys, 1)
+                _column_hashes(board, c, card_keys, stock_keys, col_lo, col_hi)
             count = gen_actions(board, relaxed, actions)
             first_empty = first_empty_column(board)
             for i in range(count):
@@ -166,7 +144,7 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
                 _update_cols(board, a, col_hi, tmp_hi, card_keys, stock_keys, 1)
                 lo = combine_exact(tmp_lo, board, 0)
                 hi = combine_exact(tmp_hi, board, 1)
-                slot = _set_find(table, key_lo, key_hi, lo, hi)
+                slot = _tt_slot(table, key_lo, key_hi, lo, hi)
                 if table[slot] >= 0:
                     if on_line:
                         # the known line comes back to a position kept at
@@ -217,7 +195,7 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
             layer_hi = 1
             n_nodes = 1
             table[:] = -1
-            table[_set_find(table, key_lo, key_hi, key_lo[0], key_hi[0])] = 0
+            table[_tt_slot(table, key_lo, key_hi, key_lo[0], key_hi[0])] = 0
             guide = 0
             depth = 0
             continue
@@ -231,7 +209,7 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
             lvl = c_level[cand]
             if taken[lvl] >= width and cand != guide_cand:
                 continue
-            slot = _set_find(table, key_lo, key_hi, c_lo[cand], c_hi[cand])
+            slot = _tt_slot(table, key_lo, key_hi, c_lo[cand], c_hi[cand])
             if table[slot] >= 0:  # the same child from another parent
                 if cand == guide_cand:
                     new_guide = table[slot]
@@ -258,7 +236,7 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
             if cand == guide_cand:
                 new_guide = x
             if 2 * n_nodes > table.shape[0]:
-                table = _set_rebuild(key_lo, key_hi, n_nodes, 2 * table.shape[0])
+                table = _tt_rebuild(key_lo, key_hi, n_nodes, 2 * table.shape[0])
         guide = new_guide
         layer_lo = new_lo
         layer_hi = n_nodes
