@@ -3,7 +3,7 @@
     python benchmarks/solve_power.py                 # K = 100, suits 1, 2, 4, 1,000,000 nodes
     python benchmarks/solve_power.py --deals 513     # the full run
     python benchmarks/solve_power.py --suits 1 --shorten     # lines as solve --shorten gives them
-    python benchmarks/solve_power.py --suits 4 --deal-list 3,8 --weights '[[3,3,2,4,30,0,1,0,0,0,3]]'
+    python benchmarks/solve_power.py --suits 4 --deal-list 3,8 --weights '[[3,3,2,4,30,0,1,0,0,0,3,0]]'
 
 Prints per suit count (Classic, SP1 deal numbers start..start+K-1): won / lost
 / unknown, win % within 167,000 and within the node limit (budgets nest, so

@@ -275,3 +275,44 @@ def test_solver_agrees_with_exhaustive_search_on_random_endgames(seed, suits, ru
     result = solve(pos, nodes=100_000)
     assert result.verdict == verdict, pos.to_text()
 
+
+
+# --- beam rows ----------------------------------------------------------------------
+
+
+def _depth_and_level(search, node, deals_at_root):
+    """An expanded node's depth and number of deals left, from its action codes."""
+    from spidersolve.state._kernels import DEAL
+
+    codes = search._codes_to(node)
+    return len(codes), deals_at_root - sum(code == DEAL for code in codes)
+
+
+def test_a_beam_row_gives_out_at_most_its_width_per_depth_and_deals_left():
+    from collections import Counter
+
+    from spidersolve.search.heuristic import weights_row
+    from spidersolve.search.solver import _Search
+
+    game = Game.start(_code(4, 1002))
+    search = _Search(game, 3000, weights=[weights_row(breaks=3, face_down=3, width=3)])
+    # the narrow beam runs dry before the limit: unknown, since it dropped positions
+    assert search.verdict == "unknown" and 100 < search.nodes < 3000
+    per_layer = Counter(_depth_and_level(search, node, 5) for node in range(search.nodes))
+    assert max(per_layer.values()) == 3  # the width binds, and is never exceeded
+    depths = [_depth_and_level(search, node, 5)[0] for node in range(search.nodes)]
+    assert max(depths) > search.nodes // (3 * 6)  # layers go deep, not wide
+
+
+def test_beam_rows_alone_never_say_lost_after_dropping_a_position():
+    from spidersolve.search.heuristic import weights_row
+
+    narrow = [weights_row(breaks=1, width=1)]
+    verdicts = set()
+    for pos, verdict in _endgame_cases(40, seed=7):
+        result = solve(pos, nodes=100_000, weights=narrow)
+        assert result.verdict in (verdict, "unknown"), pos.to_text()
+        with_rows = solve(pos, nodes=100_000, weights=[narrow[0], weights_row(breaks=1)])
+        assert with_rows.verdict == verdict, pos.to_text()  # one full row: sound again
+        verdicts.add((verdict, result.verdict))
+    assert ("lost", "unknown") in verdicts and ("won", "won") in verdicts

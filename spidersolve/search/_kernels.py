@@ -15,10 +15,14 @@ Arrays the search keeps (all preallocated, doubled when full):
   ``ent_hi[e]``), filled when a position is first generated, so each
   position up to column symmetry is queued once.
 
-Nothing is pruned but positions already generated: when the frontier runs
-empty, every position reachable from the root has been expanded, and the
-deal is lost.  The order of expansion does not depend on the node limit, so
-budgets nest.
+- per beam row (a row of weights with a width): ``given[h, d]``, how many
+  positions of depth d heap h has given out.
+
+Nothing is pruned but positions already generated: a beam row drops
+positions from its own heaps only, and every position is also in the heaps
+of the rows that are not beams. So when the frontier runs empty, every
+position reachable from the root has been expanded, and the deal is lost.
+The order of expansion does not depend on the node limit, so budgets nest.
 """
 
 import numpy as np
@@ -47,7 +51,10 @@ W_BURIED = 7
 W_LOOSE = 8
 W_GOOD = 9
 W_SPARE = 10
-N_WEIGHTS = 11
+W_WIDTH = 11  # not a term: > 0 makes the row a beam of that width
+N_WEIGHTS = 12
+# a beam row's priority: depth first (this much a layer), then the value
+BEAM_LAYER = 1 << 14
 
 WON, LOST, UNKNOWN = 1, 2, 0
 
@@ -58,8 +65,9 @@ def features(board, need_good, out):
 
     ``out[W_...]`` holds each term (bonuses negative; ``out[W_DEPTH]`` and
     ``out[W_SPARE]`` are 0: the search adds the depth and the spare-move
-    penalty, which belong to the path, not the position). ``need_good``: also count the good-move
-    term, which looks at every pair of columns.
+    penalty, which belong to the path, not the position; ``out[W_WIDTH]``
+    is 0: it is a setting of the row). ``need_good``: also count the
+    good-move term, which looks at every pair of columns.
     """
     face_down = 0
     breaks = 0
@@ -122,6 +130,7 @@ def features(board, need_good, out):
     out[W_LOOSE] = loose
     out[W_GOOD] = -good
     out[W_SPARE] = 0
+    out[W_WIDTH] = 0
 
 
 @njit(**JIT)
@@ -210,6 +219,12 @@ def _tt_rebuild(ent_lo, ent_hi, n_entries, size):
 
 
 @njit(**JIT)
+def _entry_depth(entry, ent_parent, node_depth):
+    parent = ent_parent[entry]
+    return 0 if parent < 0 else node_depth[parent] + 1
+
+
+@njit(**JIT)
 def _heap_push(heap, size, key):
     i = size
     heap[i] = key
@@ -261,6 +276,13 @@ def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, res
     taken from the heaps in that order, in turn, skipping empty heaps and
     positions another heap already gave out (alternation of heuristics).
 
+    A row with ``weights[k, W_WIDTH] = w > 0`` is a beam: its heaps give
+    out positions by depth first (then by value, ties newest first), and
+    at most ``w`` of each depth per heap; the rest it drops. The same
+    positions stay in the other rows' heaps, so with one row that is not a
+    beam nothing is pruned; with beams only, a frontier that runs empty
+    after a drop means unknown, not lost.
+
     Writes into ``result`` (int64[8]): verdict (WON, LOST, UNKNOWN), nodes
     expanded, the expanded node the winning action was played from, that
     action, the entry with the best heuristic value generated and that value
@@ -295,6 +317,14 @@ def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, res
     sizes = np.zeros(6 * n_heuristics, np.int64)
     turn = 0
     table = np.full(1 << 17, -1, np.int32)
+    widths = np.zeros(n_heuristics, np.int64)
+    exhaustive = False  # some row drops nothing
+    for k in range(n_heuristics):
+        widths[k] = weights[k, W_WIDTH]
+        if widths[k] <= 0:
+            exhaustive = True
+    given = np.zeros((6 * n_heuristics, 256), np.int32)  # beam heaps: given out per depth
+    dropped = False
 
     for c in range(N_COLS):
         _column_hashes(board, c, card_keys, stock_keys, col_lo, col_hi)
@@ -330,6 +360,16 @@ def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, res
             sizes[h] -= 1
             waiting -= 1
             candidate = ENTRY_MASK - (key & ENTRY_MASK)
+            if widths[h // 6] > 0:
+                d = _entry_depth(candidate, ent_parent, node_depth)
+                if d >= given.shape[1]:
+                    wider = np.zeros((given.shape[0], 2 * d), np.int32)
+                    wider[:, :given.shape[1]] = given
+                    given = wider
+                if given[h, d] >= widths[h // 6]:
+                    dropped = True
+                    continue
+                given[h, d] += 1
             if not ent_done[candidate]:
                 entry = candidate
                 break
@@ -399,8 +439,11 @@ def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, res
                     if k == 0 and score < result[5]:
                         result[4] = n_entries
                         result[5] = score
-                    priority = (score + weights[k, W_DEPTH] * (depth + 1)
-                                + weights[k, W_SPARE] * spare + PRIORITY_OFFSET)
+                    priority = score + weights[k, W_SPARE] * spare + PRIORITY_OFFSET
+                    if widths[k] > 0:
+                        priority = min(priority + BEAM_LAYER * (depth + 1), (1 << 31) - 1)
+                    else:
+                        priority += weights[k, W_DEPTH] * (depth + 1)
                     h = 6 * k + level
                     if sizes[h] >= heaps[h].shape[0]:
                         heaps[h] = _grow(heaps[h])
@@ -410,7 +453,7 @@ def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, res
                 n_entries += 1
             undo_action(board, undo)
 
-    result[0] = LOST
+    result[0] = LOST if exhaustive or not dropped else UNKNOWN
     result[1] = nodes
     result[6] = n_entries
     return node_entry[:nodes], ent_parent[:n_entries], ent_action[:n_entries]

@@ -16,6 +16,10 @@ A position's value (lower is better) is, for one row of weights::
     (+ spare    x 1 for a move into an empty column other than the first while
                   the stock lasts, for the priority: see ``_kernels.is_spare``)
 
+and ``width``, not a term: a row with a width is a beam (``_kernels.search``):
+its heaps give positions out by depth, then value, at most ``width`` per
+depth and number of deals left.
+
 The search alternates between several rows (one frontier heap per row and
 stock level; see ``_kernels.search``). Each row alone is a different greedy
 bias; in turn they cover each other's blind spots. The rows were chosen on
@@ -37,16 +41,41 @@ the benchmark deals 0..99 or 0..512:
   x1.01) or of 1-3 deals left twice (187/200), a penalty for moves that
   split a same-suit run without making a longer one where they land
   (193/200; median nodes 17,797 -> 13,518 but no gain in the tail).
+- a fifth row that is a beam (``width``), ranked as the line-shortening beam
+  ranks (breaks first), 4 suits at 1,000,000 nodes, on the 88 hard deals
+  above (1100..1599 that took over 150,000 nodes before the spare penalty)
+  and on 1600..1799, won (total nodes):
+
+  ===================  ==============  ==============
+  fifth row            88 hard deals   1600..1799
+  ===================  ==============  ==============
+  none (4 rows)        64 (41.4M)      194 (16.8M)
+  beam, width 10       69 (29.0M)
+  beam, width 20       75 (25.4M)      196 (17.1M)
+  beam, width 40       **76 (23.6M)**  **194 (16.1M)**
+  beam, width 75       71 (27.3M)
+  beam, width 150      71 (28.5M)      197 (16.6M)
+  beam, width 300      71 (31.2M)
+  plain row, w. 150    71 (28.3M)
+  ===================  ==============  ==============
+
+  Replacing the fourth row by a beam of width 75: 66 (and lines of 195
+  moves against 172); two beams of width 75 (beam and plain ranking): 73.
+  A narrow beam dives: layer by layer it reaches deep positions with a few
+  good ones, where best-first rows go back to shallow positions whenever
+  they look better; every position the beam generates also goes into the
+  best-first rows' heaps (the table is shared), so they go on from what it
+  found. Width 40 has the fewest total nodes on both sets.
 """
 
 from . import _kernels as K
 
 
-# term name -> its index in a row of weights
+# term name (and "width") -> its index in a row of weights
 TERMS = {"face_down": K.W_FACE_DOWN, "breaks": K.W_BREAK, "mixed": K.W_MIXED,
          "empty": K.W_EMPTY, "removed": K.W_REMOVED, "deal_left": K.W_DEAL_LEFT,
          "depth": K.W_DEPTH, "buried": K.W_BURIED, "loose": K.W_LOOSE, "good": K.W_GOOD,
-         "spare": K.W_SPARE}
+         "spare": K.W_SPARE, "width": K.W_WIDTH}
 
 
 def weights_row(**terms) -> tuple[int, ...]:
@@ -64,6 +93,9 @@ DEFAULT_WEIGHTS = (
     weights_row(**{**_PLAIN, "face_down": 10}),  # dig for face-down cards
     weights_row(**{**_PLAIN, "buried": 3}),      # ... and the runs that bury them
     weights_row(**{**_PLAIN, "mixed": 4}),       # keep runs in one suit
+    # a beam: the best 40 positions of each depth (and deals left), ranked
+    # breaks first as KPatience's beam ranks them
+    weights_row(face_down=5, breaks=5, mixed=3, empty=2, removed=30, width=40),
 )
 
 # The order in which the frontier heaps of each heuristic (one per number of
