@@ -316,3 +316,15 @@ def test_beam_rows_alone_never_say_lost_after_dropping_a_position():
         assert with_rows.verdict == verdict, pos.to_text()  # one full row: sound again
         verdicts.add((verdict, result.verdict))
     assert ("lost", "unknown") in verdicts and ("won", "won") in verdicts
+
+
+def test_the_shortening_beam_ranks_four_suit_games_with_their_own_weights():
+    from spidersolve.search.heuristic import BEAM_WEIGHTS, BEAM_WEIGHTS_4_SUITS, beam_weights
+    from spidersolve.search.solver import shorten_line
+
+    assert beam_weights(1) == beam_weights(2) == BEAM_WEIGHTS != BEAM_WEIGHTS_4_SUITS
+    start = Game.start(_code(4, 1001))
+    line = solve(start, nodes=300_000).line
+    short = shorten_line(start, line, width=10)
+    assert short == shorten_line(start, line, width=10, weights=BEAM_WEIGHTS_4_SUITS)
+    assert len(short) <= len(line) and replay(start.position, short).won

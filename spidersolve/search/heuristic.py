@@ -110,3 +110,19 @@ DEFAULT_SCHEDULE = (0, 1, 2, 3, 4, 5)
 # 102.5 moves (median, one suit); weighing breaks 5 and mixed pairs 3 and
 # empty columns only 2 (as KPatience ranks: breaks first): 93.
 BEAM_WEIGHTS = weights_row(face_down=5, breaks=5, mixed=3, empty=2, removed=30)
+
+# With four suits, mixed pairs weigh as much as breaks (as KPatience counts
+# them) and face-down cards a little more. Chosen on SP1-S4C 1000..1019 and
+# 1020..1039 at width 200, mean line after the beam: BEAM_WEIGHTS 149.1 and
+# 143.5 moves; mixed 5: 144.9 and 140.8; mixed 5, face-down 6: 138.9 and
+# 137.9 (median 135.5 and 137); mixed 5, face-down 7: 136.4 and 142.6;
+# mixed 7: 145.7 (first set); buried 2 on top: 144.2; face-down 3: 154.6.
+# With one or two suits (S1C/S2C 100..119) face-down 6 made lines no shorter
+# (two suits: mean 107.35 -> 107.2; one suit: 90.85 -> 92.3), so they keep
+# BEAM_WEIGHTS.
+BEAM_WEIGHTS_4_SUITS = weights_row(face_down=6, breaks=5, mixed=5, empty=2, removed=30)
+
+
+def beam_weights(suits: int) -> tuple[int, ...]:
+    """The line-shortening beam's ranking for a game of ``suits`` suits."""
+    return BEAM_WEIGHTS_4_SUITS if suits == 4 else BEAM_WEIGHTS

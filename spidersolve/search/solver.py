@@ -12,7 +12,7 @@ from ..state import Action, Game, Position, line_text, load_source, replay
 from ..state.packed import CARD_KEYS, STOCK_KEYS, action_from_code, action_to_code, to_board
 from . import _kernels as K
 from . import _lines as L
-from .heuristic import BEAM_WEIGHTS, DEFAULT_SCHEDULE, DEFAULT_WEIGHTS
+from .heuristic import DEFAULT_SCHEDULE, DEFAULT_WEIGHTS, beam_weights
 from .verify import verify_win
 
 DEFAULT_NODES = 1_000_000
@@ -148,12 +148,13 @@ SHORTEN_NODES = 1_000_000  # positions the beam may expand
 
 
 def shorten_line(game: Game, line, width: int = SHORTEN_WIDTH, nodes: int = SHORTEN_NODES,
-                 weights=BEAM_WEIGHTS) -> tuple[Action, ...]:
+                 weights=None) -> tuple[Action, ...]:
     """A winning line no longer than ``line``, most often shorter.
 
     A beam search seeded with the line (``_lines.beam``): one layer per
     action, the ``width`` best positions for each number of deals left by
-    ``weights`` (``heuristic.BEAM_WEIGHTS``), plus the line's own position,
+    ``weights`` (by default ``heuristic.beam_weights`` of the game's number
+    of suits), plus the line's own position,
     so it cannot do worse; it stops at the first win or after expanding
     ``nodes`` positions. Deterministic: the same line gives the same result.
     The caller replays the result with the reference rules.
@@ -161,6 +162,8 @@ def shorten_line(game: Game, line, width: int = SHORTEN_WIDTH, nodes: int = SHOR
     codes = np.array([action_to_code(a) for a in line], np.int32)
     if width < 1 or len(codes) < 2:
         return tuple(line)
+    if weights is None:
+        weights = beam_weights(game.position.suits)
     board = to_board(game.position)  # the counters come from the reference replay
     out = np.empty(len(codes), np.int32)
     stats = np.zeros(1, np.int64)
