@@ -65,9 +65,14 @@ the benchmark deals 0..99 or 0..512:
   good ones, where best-first rows go back to shallow positions whenever
   they look better; every position the beam generates also goes into the
   best-first rows' heaps (the table is shared), so they go on from what it
-  found. Width 40 has the fewest total nodes on both sets. Tried on top of
-  it and not kept: empty columns weighing 4 more once the stock is out
-  (1600..1799: 195 won but 17.2M nodes, within 167,000 89.5%).
+  found. Width 40 has the fewest total nodes on both sets. A third set,
+  1800..1999, checked the choice: four rows 193 won (18.9M nodes, 87.5%
+  within 167,000), with the beam of width 40 195 (16.9M, 89.5%). Tried on
+  top of it and not kept (1600..1799): empty columns weighing 4 more once
+  the stock is out (195 won but 17.2M nodes, within 167,000 89.5%); the
+  beam row ranked as the four-suit line beam (face-down 6, mixed 5): 193;
+  spare and whole-column moves left out of the beam row's heaps: 194
+  (16.5M).
 """
 
 from . import _kernels as K
