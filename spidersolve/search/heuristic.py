@@ -67,7 +67,12 @@ the benchmark deals 0..99 or 0..512:
   best-first rows' heaps (the table is shared), so they go on from what it
   found. Width 40 has the fewest total nodes on both sets. A third set,
   1800..1999, checked the choice: four rows 193 won (18.9M nodes, 87.5%
-  within 167,000), with the beam of width 40 195 (16.9M, 89.5%). Tried on
+  within 167,000), with the beam of width 40 195 (16.9M, 89.5%).
+- a sixth row, a second beam of width 150 beside the one of width 40 (the
+  narrow one dives, the wide one is surer): 1600..1799 194 -> 196 won
+  (16.1M -> 15.8M nodes, within 167,000 91.5% -> 90.0%), 1800..1999 195 ->
+  198 (16.9M -> 14.8M, 89.5% -> 91.0%); median nodes 21,021 -> 25,861 and
+  22,544 -> 28,093. Kept: the default is these six rows. Tried on
   top of it and not kept (1600..1799): empty columns weighing 4 more once
   the stock is out (195 won but 17.2M nodes, within 167,000 89.5%); the
   beam row ranked as the four-suit line beam (face-down 6, mixed 5): 193;
@@ -94,15 +99,17 @@ def weights_row(**terms) -> tuple[int, ...]:
 
 
 _PLAIN = dict(face_down=3, breaks=3, mixed=2, empty=4, removed=30, depth=1, spare=3)
+_BEAM_RANK = dict(face_down=5, breaks=5, mixed=3, empty=2, removed=30)
 
 DEFAULT_WEIGHTS = (
     weights_row(**_PLAIN),                      # the balanced heuristic
     weights_row(**{**_PLAIN, "face_down": 10}),  # dig for face-down cards
     weights_row(**{**_PLAIN, "buried": 3}),      # ... and the runs that bury them
     weights_row(**{**_PLAIN, "mixed": 4}),       # keep runs in one suit
-    # a beam: the best 40 positions of each depth (and deals left), ranked
-    # breaks first as KPatience's beam ranks them
-    weights_row(face_down=5, breaks=5, mixed=3, empty=2, removed=30, width=40),
+    # two beams: the best 40 and the best 150 positions of each depth (and
+    # deals left), ranked breaks first as KPatience's beam ranks them
+    weights_row(**_BEAM_RANK, width=40),
+    weights_row(**_BEAM_RANK, width=150),
 )
 
 # The order in which the frontier heaps of each heuristic (one per number of
@@ -114,7 +121,7 @@ DEFAULT_SCHEDULE = (0, 1, 2, 3, 4, 5)
 # and S4C 1000..1009 at width 50: with the plain row lines fell from 111 to
 # 102.5 moves (median, one suit); weighing breaks 5 and mixed pairs 3 and
 # empty columns only 2 (as KPatience ranks: breaks first): 93.
-BEAM_WEIGHTS = weights_row(face_down=5, breaks=5, mixed=3, empty=2, removed=30)
+BEAM_WEIGHTS = weights_row(**_BEAM_RANK)
 
 # With four suits, mixed pairs weigh as much as breaks (as KPatience counts
 # them) and face-down cards a little more. Chosen on SP1-S4C 1000..1019 and
