@@ -73,7 +73,7 @@ the benchmark deals 0..99 or 0..512:
   (16.1M -> 15.8M nodes, within 167,000 91.5% -> 90.0%), 1800..1999 195 ->
   198 (16.9M -> 14.8M, 89.5% -> 91.0%); median nodes 21,021 -> 25,861 and
   22,544 -> 28,093. Kept: the default is these six rows. Tried on
-  top of it and not kept (1600..1799): empty columns weighing 4 more once
+  top of the width-40 beam alone and not kept (1600..1799): empty columns weighing 4 more once
   the stock is out (195 won but 17.2M nodes, within 167,000 89.5%); the
   beam row ranked as the four-suit line beam (face-down 6, mixed 5): 193;
   spare and whole-column moves left out of the beam row's heaps: 194
