@@ -360,13 +360,14 @@ def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, res
             sizes[h] -= 1
             waiting -= 1
             candidate = ENTRY_MASK - (key & ENTRY_MASK)
-            if widths[h // 6] > 0:
+            width = widths[h // 6]
+            if width > 0:
                 d = _entry_depth(candidate, ent_parent, node_depth)
                 if d >= given.shape[1]:
                     wider = np.zeros((given.shape[0], 2 * d), np.int32)
                     wider[:, :given.shape[1]] = given
                     given = wider
-                if given[h, d] >= widths[h // 6]:
+                if given[h, d] >= width:
                     dropped = True
                     continue
                 given[h, d] += 1
