@@ -60,6 +60,36 @@ WON, LOST, UNKNOWN = 1, 2, 0
 
 
 @njit(**JIT)
+def _good_moves(board):
+    """Columns whose same-suit run on top fits on another column's top card."""
+    # per column: the top card, and the bottom card of the same-suit run on top
+    top_card = np.zeros(N_COLS, np.int64)
+    run_bottom = np.zeros(N_COLS, np.int64)
+    for c in range(N_COLS):
+        length = board[LEN + c]
+        if length == 0:
+            continue
+        base = c * CAP
+        top_card[c] = board[base + length - 1]
+        run_bottom[c] = top_card[c]
+        for i in range(length - 1, board[FD + c], -1):
+            lower = board[base + i - 1]
+            if (lower & 15) != (board[base + i] & 15) + 1 or \
+                    (lower >> 4) != (board[base + i] >> 4):
+                break
+            run_bottom[c] = lower
+    good = 0
+    for c in range(N_COLS):
+        if top_card[c] == 0:
+            continue
+        for d in range(N_COLS):
+            if d != c and top_card[d] == run_bottom[c] + 1:
+                good += 1
+                break
+    return good
+
+
+@njit(**JIT)
 def features(board, need_good, out):
     """The heuristic's terms for ``board``, signed so that value = weights . out.
 
@@ -75,9 +105,6 @@ def features(board, need_good, out):
     empty = 0
     buried = 0
     loose = 0
-    # per column: the top card, and the bottom card of the same-suit run on top
-    top_card = np.zeros(N_COLS, np.int64)
-    run_bottom = np.zeros(N_COLS, np.int64)
     for c in range(N_COLS):
         length = board[LEN + c]
         if length == 0:
@@ -86,9 +113,6 @@ def features(board, need_good, out):
         fd = board[FD + c]
         face_down += fd
         base = c * CAP
-        top_card[c] = board[base + length - 1]
-        run_bottom[c] = top_card[c]
-        in_run = True
         col_segments = 1
         for i in range(length - 1, fd, -1):
             lower = board[base + i - 1]
@@ -97,28 +121,16 @@ def features(board, need_good, out):
                 if (lower >> 4) != (upper >> 4):
                     mixed += 1
                     col_segments += 1
-                    in_run = False
-                elif in_run:
-                    run_bottom[c] = lower
             else:
                 breaks += 1
                 col_segments += 1
-                in_run = False
         # face-down cards under several face-up runs are harder to reach:
         # each run above them must move away first
         if fd > 0:
             buried += col_segments
         elif (board[base] & 15) != 13:
             loose += 1  # a column not founded on a king must move again
-    good = 0
-    if need_good:
-        for c in range(N_COLS):
-            if top_card[c] == 0:
-                continue
-            for d in range(N_COLS):
-                if d != c and top_card[d] == run_bottom[c] + 1:
-                    good += 1
-                    break
+    good = _good_moves(board) if need_good else 0
     out[W_FACE_DOWN] = face_down
     out[W_BREAK] = breaks
     out[W_MIXED] = mixed
