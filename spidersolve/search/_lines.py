@@ -14,11 +14,68 @@ rules.
 import numpy as np
 from numba import njit
 
-from ..state._kernels import (DEAL, FD, JIT, LEN, MAX_ACTIONS, N_COLS, NREMOVED,
-                              NSTOCK, UNDO_SIZE, apply_action, combine_exact,
-                              gen_actions, pack, undo_action, unpack)
-from ._kernels import (N_WEIGHTS, PACKED_SIZE, _column_hashes, _grow, _tt_rebuild, _tt_slot,
-                       _update_cols, _value, features, first_empty_column, is_spare)
+from ..state._kernels import (CAP, DEAL, FD, JIT, LEN, MAX_ACTIONS, MOVES, N_COLS, NREMOVED,
+                              NSTOCK, REMOVED, SCORE, STOCK, UNDO_SIZE, _mix, apply_action,
+                              column_stock_hash, column_zobrist, gen_actions, undo_action)
+from ._kernels import (W_BREAK, W_BURIED, W_DEAL_LEFT, W_EMPTY, W_FACE_DOWN,
+                       W_LOOSE, W_MIXED, W_REMOVED, _grow, first_empty_column, is_spare)
+
+# A kept node's position, one byte a number: LEN[10], FD[10], NSTOCK,
+# NREMOVED, REMOVED[8], MOVES and SCORE (two bytes each), then the columns'
+# cards bottom to top, then the stock's cards. Quicker to unpack than the
+# search's 6-bit form, for a few bytes more.
+NODE_SIZE = 34 + 104
+_CARDS_AT = 34
+
+
+@njit(**JIT)
+def _to_node(board, out):
+    for c in range(N_COLS):
+        out[c] = board[LEN + c]
+        out[10 + c] = board[FD + c]
+    out[20] = board[NSTOCK]
+    out[21] = board[NREMOVED]
+    for r in range(8):
+        out[22 + r] = board[REMOVED + r]
+    out[30] = board[MOVES] & 255
+    out[31] = board[MOVES] >> 8
+    out[32] = board[SCORE] & 255
+    out[33] = board[SCORE] >> 8
+    k = _CARDS_AT
+    for c in range(N_COLS):
+        base = c * CAP
+        for i in range(board[LEN + c]):
+            out[k] = board[base + i]
+            k += 1
+    first = STOCK + 50 - board[NSTOCK]
+    for i in range(board[NSTOCK]):
+        out[k] = board[first + i]
+        k += 1
+
+
+@njit(**JIT)
+def _from_node(node, board):
+    k = _CARDS_AT
+    for c in range(N_COLS):
+        length = node[c]
+        board[LEN + c] = length
+        board[FD + c] = node[10 + c]
+        base = c * CAP
+        for i in range(length):
+            board[base + i] = node[k]
+            k += 1
+    n_stock = node[20]
+    board[NSTOCK] = n_stock
+    first = STOCK + 50 - n_stock
+    for i in range(n_stock):
+        board[first + i] = node[k]
+        k += 1
+    board[NREMOVED] = node[21]
+    for r in range(8):
+        board[REMOVED + r] = node[22 + r]
+    board[MOVES] = np.int16(node[30]) | (np.int16(node[31]) << 8)
+    board[SCORE] = np.int16(node[32]) | (np.int16(node[33]) << 8)
+
 
 @njit(**JIT)
 def unpromising(board, action, first_empty):
@@ -62,15 +119,97 @@ def _path(parent, action, node, out):
 
 
 @njit(**JIT)
+def column_value(board, c, weights):
+    """Column c's share of the heuristic value (the per-column terms of ``features``)."""
+    length = board[LEN + c]
+    if length == 0:
+        return -weights[W_EMPTY]
+    fd = board[FD + c]
+    base = c * CAP
+    breaks = 0
+    mixed = 0
+    for i in range(length - 1, fd, -1):
+        lower = board[base + i - 1]
+        upper = board[base + i]
+        if (lower & 15) == (upper & 15) + 1:
+            if (lower >> 4) != (upper >> 4):
+                mixed += 1
+        else:
+            breaks += 1
+    value = weights[W_FACE_DOWN] * fd + weights[W_BREAK] * breaks + weights[W_MIXED] * mixed
+    if fd > 0:
+        value += weights[W_BURIED] * (1 + breaks + mixed)
+    elif (board[base] & 15) != 13:
+        value += weights[W_LOOSE]
+    return value
+
+
+@njit(**JIT)
+def _board_value(board, col_value, weights):
+    """The heuristic value (no good-move, depth or spare terms) from column shares."""
+    value = -weights[W_REMOVED] * board[NREMOVED] + weights[W_DEAL_LEFT] * (board[NSTOCK] // 10)
+    for c in range(N_COLS):
+        value += col_value[c]
+    return value
+
+
+@njit(**JIT)
+def _placed(col_hash, c):
+    """Column c's hash mixed with its place (a term of the exact position key)."""
+    return _mix(col_hash + np.uint64(c + 1) * np.uint64(0x9E3779B97F4A7C15), 0)
+
+
+@njit(**JIT)
+def _slot(table, keys, key):
+    """The slot of the node with ``key``, or the free slot where it goes."""
+    mask = table.shape[0] - 1
+    i = np.int64(key & np.uint64(mask))
+    while True:
+        other = table[i]
+        if other < 0 or keys[other] == key:
+            return i
+        i = (i + 1) & mask
+
+
+@njit(**JIT)
+def _rebuild(keys, n, size):
+    table = np.full(size, -1, np.int32)
+    for x in range(n):
+        table[_slot(table, keys, keys[x])] = x
+    return table
+
+
+@njit(**JIT)
+def _same_position(nodes, x, board, scratch):
+    """True if kept node ``x`` holds the same columns and stock as ``board``."""
+    _to_node(board, scratch)
+    used = _CARDS_AT + scratch[20]
+    for c in range(N_COLS):
+        used += scratch[c]
+    for i in range(used):
+        # bytes 21..33: the runs removed (their order), the moves and the score
+        if (i < 21 or i > 33) and nodes[x, i] != scratch[i]:
+            return False
+    return True
+
+
+@njit(**JIT)
 def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget, prune, out,
          stats):
     """A line no longer than ``line`` (which must win from ``root``) into ``out``.
 
     Returns its length. ``weights``: one row of the search's heuristic
-    (its depth term is ignored: a layer is one depth). ``node_budget`` caps
-    the positions expanded; when it runs out the best line found so far is
-    returned. ``prune``: leave out ``unpromising`` moves. ``stats[0]`` gets
-    the positions expanded.
+    (its depth, spare and good-move terms are ignored: a layer is one
+    depth). ``node_budget`` caps the positions expanded; when it runs out
+    the best line found so far is returned. ``prune``: leave out
+    ``unpromising`` moves. ``stats[0]`` gets the positions expanded.
+
+    Each kept node keeps its columns' hashes and shares of the value, so a
+    move's child costs the two columns it touched. Positions are told apart
+    by a 64-bit key (exact: columns in place); where the line depends on two
+    positions being the same (the known line meeting a kept position), they
+    are compared card by card, and on a mismatch (a key collision) the beam
+    stops with the line it has.
     """
     n_line = line.shape[0]
     best = n_line
@@ -78,38 +217,40 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
     board = root.copy()
     undo = np.empty(UNDO_SIZE, np.int32)
     actions = np.empty(MAX_ACTIONS, np.int32)
-    terms = np.empty(N_WEIGHTS, np.int64)
-    col_lo = np.empty(N_COLS, np.uint64)
-    col_hi = np.empty(N_COLS, np.uint64)
-    tmp_lo = np.empty(N_COLS, np.uint64)
-    tmp_hi = np.empty(N_COLS, np.uint64)
     path = np.empty(n_line + 1, np.int32)
+    scratch = np.zeros(NODE_SIZE, np.uint8)
+    # the stock's share of each column's hash, by deals left (the stock only shrinks)
+    stock_part = np.zeros((6, N_COLS), np.uint64)
+    n_stock = root[NSTOCK]
+    for k in range(n_stock // 10 + 1):
+        board[NSTOCK] = 10 * k
+        for c in range(N_COLS):
+            stock_part[k, c] = column_stock_hash(board, c, stock_keys, 0)
+    board[NSTOCK] = n_stock
 
     # kept nodes
     cap = 1 << 12
-    packed = np.empty((cap, PACKED_SIZE), np.uint8)
+    packed = np.zeros((cap, NODE_SIZE), np.uint8)
     parent = np.empty(cap, np.int64)
     action = np.empty(cap, np.int32)
-    key_lo = np.empty(cap, np.uint64)
-    key_hi = np.empty(cap, np.uint64)
-    table = np.full(1 << 13, -1, np.int32)  # kept nodes by hash, as in the search
+    keys = np.empty(cap, np.uint64)
+    col_hash = np.empty((cap, N_COLS), np.uint64)
+    col_value = np.empty((cap, N_COLS), np.int64)
+    table = np.full(1 << 13, -1, np.int32)  # kept nodes by key
     # candidates of one layer
     c_cap = 1 << 12
     c_key = np.empty(c_cap, np.int64)  # value << 32 | candidate number
     c_parent = np.empty(c_cap, np.int64)
     c_action = np.empty(c_cap, np.int32)
-    c_lo = np.empty(c_cap, np.uint64)
-    c_hi = np.empty(c_cap, np.uint64)
+    c_hash = np.empty(c_cap, np.uint64)
     c_level = np.empty(c_cap, np.int64)
 
-    for c in range(N_COLS):
-        _column_hashes(board, c, card_keys, stock_keys, col_lo, col_hi)
-    pack(board, packed[0])
+    _to_node(board, packed[0])
     parent[0] = -1
     action[0] = 0
-    key_lo[0] = combine_exact(col_lo, board, 0)
-    key_hi[0] = combine_exact(col_hi, board, 1)
-    table[_tt_slot(table, key_lo, key_hi, key_lo[0], key_hi[0])] = 0
+    _node_columns(board, -1, -1, col_hash[0], col_value[0], card_keys, stock_part, weights)
+    keys[0] = _key(board, col_hash[0])
+    table[_slot(table, keys, keys[0])] = 0
     n_nodes = 1
     layer_lo = 0
     layer_hi = 1
@@ -122,11 +263,15 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
         won_parent = -1
         won_action = 0
         restart = False
+        collision = False
         for node in range(layer_lo, layer_hi):
-            unpack(packed[node], board)
+            _from_node(packed[node], board)
             expanded += 1
-            for c in range(N_COLS):
-                _column_hashes(board, c, card_keys, stock_keys, col_lo, col_hi)
+            hashes = col_hash[node]
+            values = col_value[node]
+            key = keys[node]
+            value = _board_value(board, values, weights)
+            removed = board[NREMOVED]
             count = gen_actions(board, relaxed, actions)
             first_empty = first_empty_column(board)
             for i in range(count):
@@ -140,16 +285,33 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
                     won_action = a
                     undo_action(board, undo)
                     break
-                _update_cols(board, a, col_lo, tmp_lo, card_keys, stock_keys, 0)
-                _update_cols(board, a, col_hi, tmp_hi, card_keys, stock_keys, 1)
-                lo = combine_exact(tmp_lo, board, 0)
-                hi = combine_exact(tmp_hi, board, 1)
-                slot = _tt_slot(table, key_lo, key_hi, lo, hi)
+                if a == DEAL:
+                    child_value = -weights[W_REMOVED] * board[NREMOVED] + \
+                        weights[W_DEAL_LEFT] * (board[NSTOCK] // 10)
+                    child_key = np.uint64(board[NSTOCK])
+                    for c in range(N_COLS):
+                        h = column_zobrist(board, c, card_keys, 0) ^ \
+                            stock_part[board[NSTOCK] // 10, c]
+                        child_key ^= _placed(h, c)
+                        child_value += column_value(board, c, weights)
+                else:
+                    child_value = value - weights[W_REMOVED] * (board[NREMOVED] - removed)
+                    child_key = key
+                    for c in (a >> 12, (a >> 8) & 15):
+                        h = column_zobrist(board, c, card_keys, 0) ^ \
+                            stock_part[board[NSTOCK] // 10, c]
+                        child_key ^= _placed(hashes[c], c) ^ _placed(h, c)
+                        child_value += column_value(board, c, weights) - values[c]
+                slot = _slot(table, keys, child_key)
                 if table[slot] >= 0:
                     if on_line:
                         # the known line comes back to a position kept at
                         # an earlier depth: cut it short there
                         seen = table[slot]
+                        if not _same_position(packed, seen, board, scratch):
+                            collision = True
+                            undo_action(board, undo)
+                            break
                         k = _path(parent, action, seen, path)
                         rest = best - depth - 1
                         for j in range(rest):
@@ -166,23 +328,21 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
                     c_key = _grow(c_key)
                     c_parent = _grow(c_parent)
                     c_action = _grow(c_action)
-                    c_lo = _grow(c_lo)
-                    c_hi = _grow(c_hi)
+                    c_hash = _grow(c_hash)
                     c_level = _grow(c_level)
-                features(board, False, terms)
-                value = _value(weights, terms) + (1 << 30)
-                c_key[n_cand] = (np.int64(value) << 32) | n_cand
+                c_key[n_cand] = (np.int64(child_value + (1 << 30)) << 32) | n_cand
                 c_parent[n_cand] = node
                 c_action[n_cand] = a
-                c_lo[n_cand] = lo
-                c_hi[n_cand] = hi
+                c_hash[n_cand] = child_key
                 c_level[n_cand] = board[NSTOCK] // 10
                 if on_line:
                     guide_cand = n_cand
                 n_cand += 1
                 undo_action(board, undo)
-            if won_parent >= 0 or restart:
+            if won_parent >= 0 or restart or collision:
                 break
+        if collision:
+            break
         if won_parent >= 0:
             k = _path(parent, action, won_parent, path)
             path[k] = won_action
@@ -195,7 +355,7 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
             layer_hi = 1
             n_nodes = 1
             table[:] = -1
-            table[_tt_slot(table, key_lo, key_hi, key_lo[0], key_hi[0])] = 0
+            table[_slot(table, keys, keys[0])] = 0
             guide = 0
             depth = 0
             continue
@@ -209,37 +369,78 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
             lvl = c_level[cand]
             if taken[lvl] >= width and cand != guide_cand:
                 continue
-            slot = _tt_slot(table, key_lo, key_hi, c_lo[cand], c_hi[cand])
-            if table[slot] >= 0:  # the same child from another parent
-                if cand == guide_cand:
-                    new_guide = table[slot]
-                continue
-            taken[lvl] += 1
-            if n_nodes >= packed.shape[0]:
-                grown = np.empty((packed.shape[0] * 2, PACKED_SIZE), np.uint8)
-                grown[:packed.shape[0]] = packed
-                packed = grown
-                parent = _grow(parent)
-                action = _grow(action)
-                key_lo = _grow(key_lo)
-                key_hi = _grow(key_hi)
-            x = n_nodes
-            n_nodes += 1
-            unpack(packed[c_parent[cand]], board)
-            apply_action(board, c_action[cand], undo)
-            pack(board, packed[x])
-            parent[x] = c_parent[cand]
-            action[x] = c_action[cand]
-            key_lo[x] = c_lo[cand]
-            key_hi[x] = c_hi[cand]
-            table[slot] = x
+            slot = _slot(table, keys, c_hash[cand])
+            x = table[slot]
+            if x < 0:
+                taken[lvl] += 1
+                if n_nodes >= packed.shape[0]:
+                    packed = _grow_rows(packed)
+                    col_hash = _grow_rows(col_hash)
+                    col_value = _grow_rows(col_value)
+                    parent = _grow(parent)
+                    action = _grow(action)
+                    keys = _grow(keys)
+                x = n_nodes
+                n_nodes += 1
+                p = c_parent[cand]
+                a = c_action[cand]
+                _from_node(packed[p], board)
+                apply_action(board, a, undo)
+                _to_node(board, packed[x])
+                parent[x] = p
+                action[x] = a
+                keys[x] = c_hash[cand]
+                col_hash[x] = col_hash[p]
+                col_value[x] = col_value[p]
+                if a == DEAL:
+                    _node_columns(board, -1, -1, col_hash[x], col_value[x], card_keys,
+                                  stock_part, weights)
+                else:
+                    _node_columns(board, a >> 12, (a >> 8) & 15, col_hash[x], col_value[x],
+                                  card_keys, stock_part, weights)
+                table[slot] = x
+                if 2 * n_nodes > table.shape[0]:
+                    table = _rebuild(keys, n_nodes, 2 * table.shape[0])
+            elif cand == guide_cand:
+                # the known line's child was reached from another parent too
+                # (this layer's, or at most as deep): check it is the same
+                _from_node(packed[c_parent[cand]], board)
+                apply_action(board, c_action[cand], undo)
+                if not _same_position(packed, x, board, scratch):
+                    collision = True
             if cand == guide_cand:
                 new_guide = x
-            if 2 * n_nodes > table.shape[0]:
-                table = _tt_rebuild(key_lo, key_hi, n_nodes, 2 * table.shape[0])
+        if collision:
+            break
         guide = new_guide
         layer_lo = new_lo
         layer_hi = n_nodes
         depth += 1
     stats[0] = expanded
     return best
+
+
+@njit(**JIT)
+def _node_columns(board, src, dst, hashes, values, card_keys, stock_part, weights):
+    """Column hashes and value shares of ``board``: columns src and dst, or all if src < 0."""
+    level = board[NSTOCK] // 10
+    for c in range(N_COLS):
+        if src < 0 or c == src or c == dst:
+            hashes[c] = column_zobrist(board, c, card_keys, 0) ^ stock_part[level, c]
+            values[c] = column_value(board, c, weights)
+
+
+@njit(**JIT)
+def _key(board, hashes):
+    """The exact 64-bit key of ``board`` from its columns' hashes."""
+    key = np.uint64(board[NSTOCK])
+    for c in range(N_COLS):
+        key ^= _placed(hashes[c], c)
+    return key
+
+
+@njit(**JIT)
+def _grow_rows(arr):
+    grown = np.empty((arr.shape[0] * 2, arr.shape[1]), arr.dtype)
+    grown[:arr.shape[0]] = arr
+    return grown
