@@ -2,7 +2,7 @@
 
 Arrays the search keeps (all preallocated, doubled when full):
 
-- expanded nodes: ``node_packed[n]`` the 112-byte packed position of the
+- expanded nodes: ``node_packed[n]`` the byte form (``to_bytes``) of the
   n-th position taken from the frontier, ``node_entry[n]`` its entry,
   ``node_depth[n]`` its number of actions from the root;
 - entries (every distinct position generated): ``ent_parent[e]`` the
@@ -28,11 +28,10 @@ The order of expansion does not depend on the node limit, so budgets nest.
 import numpy as np
 from numba import njit
 
-from ..state._kernels import (CAP, DEAL, FD, JIT, LEN, MAX_ACTIONS, N_COLS, NREMOVED, NSTOCK,
-                              UNDO_SIZE, apply_action, column_hash, combine, gen_actions, pack,
-                              undo_action, unpack)
+from ..state._kernels import (BYTES_SIZE, CAP, DEAL, FD, JIT, LEN, MAX_ACTIONS, N_COLS, NREMOVED,
+                              NSTOCK, UNDO_SIZE, _mix, apply_action, column_stock_hash,
+                              column_zobrist, from_bytes, gen_actions, to_bytes, undo_action)
 
-PACKED_SIZE = 112
 PRIORITY_OFFSET = 1 << 30
 ENTRY_MASK = 0xFFFFFFFF  # equal priorities: the newest entry first
 # entry numbers are int32 in the table; a search that generates this many
@@ -90,6 +89,37 @@ def _good_moves(board):
 
 
 @njit(**JIT)
+def column_terms(board, c):
+    """Column c's share of the terms of ``features``, signed as there.
+
+    (face_down, breaks, mixed, -empty, buried, loose): face-down cards;
+    breaks and mixed pairs among its face-up cards; -1 if it is empty;
+    face-down cards under several face-up runs are harder to reach (each
+    run above them must move away first), so buried counts those runs;
+    loose is 1 for a column with no face-down cards not founded on a king
+    (it must move again).
+    """
+    length = board[LEN + c]
+    if length == 0:
+        return 0, 0, 0, -1, 0, 0
+    fd = board[FD + c]
+    base = c * CAP
+    breaks = 0
+    mixed = 0
+    for i in range(length - 1, fd, -1):
+        lower = board[base + i - 1]
+        upper = board[base + i]
+        if (lower & 15) == (upper & 15) + 1:
+            if (lower >> 4) != (upper >> 4):
+                mixed += 1
+        else:
+            breaks += 1
+    if fd > 0:
+        return fd, breaks, mixed, 0, 1 + breaks + mixed, 0
+    return 0, breaks, mixed, 0, 0, 1 if (board[base] & 15) != 13 else 0
+
+
+@njit(**JIT)
 def features(board, need_good, out):
     """The heuristic's terms for ``board``, signed so that value = weights . out.
 
@@ -106,35 +136,18 @@ def features(board, need_good, out):
     buried = 0
     loose = 0
     for c in range(N_COLS):
-        length = board[LEN + c]
-        if length == 0:
-            empty += 1
-            continue
-        fd = board[FD + c]
-        face_down += fd
-        base = c * CAP
-        col_segments = 1
-        for i in range(length - 1, fd, -1):
-            lower = board[base + i - 1]
-            upper = board[base + i]
-            if (lower & 15) == (upper & 15) + 1:
-                if (lower >> 4) != (upper >> 4):
-                    mixed += 1
-                    col_segments += 1
-            else:
-                breaks += 1
-                col_segments += 1
-        # face-down cards under several face-up runs are harder to reach:
-        # each run above them must move away first
-        if fd > 0:
-            buried += col_segments
-        elif (board[base] & 15) != 13:
-            loose += 1  # a column not founded on a king must move again
+        f, b, m, e, u, o = column_terms(board, c)
+        face_down += f
+        breaks += b
+        mixed += m
+        empty += e
+        buried += u
+        loose += o
     good = _good_moves(board) if need_good else 0
     out[W_FACE_DOWN] = face_down
     out[W_BREAK] = breaks
     out[W_MIXED] = mixed
-    out[W_EMPTY] = -empty
+    out[W_EMPTY] = empty
     out[W_REMOVED] = -board[NREMOVED]
     out[W_DEAL_LEFT] = board[NSTOCK] // 10
     out[W_DEPTH] = 0
@@ -187,9 +200,43 @@ def is_spare(board, action, first_empty):
 
 
 @njit(**JIT)
-def _column_hashes(board, c, card_keys, stock_keys, out_lo, out_hi):
-    out_lo[c] = column_hash(board, c, card_keys, stock_keys, 0)
-    out_hi[c] = column_hash(board, c, card_keys, stock_keys, 1)
+def stock_parts(root, stock_keys):
+    """The stock's share of each column's hash, by hash variant and deals left.
+
+    ``parts[v, k, c]`` is ``column_stock_hash`` of column c once k deals are
+    left (the stock only shrinks, from its end: see ``state/_kernels``).
+    """
+    parts = np.zeros((2, 6, N_COLS), np.uint64)
+    board = root.copy()
+    for k in range(root[NSTOCK] // 10 + 1):
+        board[NSTOCK] = 10 * k
+        for v in range(2):
+            for c in range(N_COLS):
+                parts[v, k, c] = column_stock_hash(board, c, stock_keys, v)
+    return parts
+
+
+@njit(**JIT)
+def _canonical(board, card_keys, parts, variant):
+    """``canonical_hash`` of ``board``, with the stock's shares from ``stock_parts``."""
+    h = _mix(np.uint64(board[NSTOCK]) + np.uint64(0x5851F42D4C957F2D), variant)
+    level = board[NSTOCK] // 10
+    for c in range(N_COLS):
+        h += _mix(column_zobrist(board, c, card_keys, variant) ^ parts[variant, level, c],
+                  variant)
+    return h
+
+
+@njit(**JIT)
+def _swap_column_terms(terms, old, board, c):
+    """Replace column c's old share of ``terms`` (``old``, from column_terms) by its share now."""
+    f, b, m, e, u, o = column_terms(board, c)
+    terms[W_FACE_DOWN] += f - old[0]
+    terms[W_BREAK] += b - old[1]
+    terms[W_MIXED] += m - old[2]
+    terms[W_EMPTY] += e - old[3]
+    terms[W_BURIED] += u - old[4]
+    terms[W_LOOSE] += o - old[5]
 
 
 @njit(**JIT)
@@ -307,11 +354,11 @@ def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, res
     actions = np.empty(MAX_ACTIONS, np.int32)
     col_lo = np.empty(N_COLS, np.uint64)
     col_hi = np.empty(N_COLS, np.uint64)
-    tmp_lo = np.empty(N_COLS, np.uint64)
-    tmp_hi = np.empty(N_COLS, np.uint64)
+    col_terms = np.empty((N_COLS, 6), np.int64)
+    parts = stock_parts(root, stock_keys)
 
     node_cap = min(node_limit, 1 << 16) + 1
-    node_packed = np.empty((node_cap, PACKED_SIZE), np.uint8)
+    node_packed = np.empty((node_cap, BYTES_SIZE), np.uint8)
     node_entry = np.empty(node_cap, np.int32)
     node_depth = np.empty(node_cap, np.int32)
     ent_parent = np.empty(1 << 16, np.int32)
@@ -321,6 +368,7 @@ def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, res
     ent_done = np.zeros(1 << 16, np.uint8)  # 1 once expanded
     n_heuristics = weights.shape[0]
     terms = np.empty(N_WEIGHTS, np.int64)
+    node_terms = np.empty(N_WEIGHTS, np.int64)
     need_good = False
     for k in range(n_heuristics):
         if weights[k, W_GOOD] != 0:
@@ -338,10 +386,8 @@ def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, res
     given = np.zeros((6 * n_heuristics, 256), np.int32)  # beam heaps: given out per depth
     dropped = False
 
-    for c in range(N_COLS):
-        _column_hashes(board, c, card_keys, stock_keys, col_lo, col_hi)
-    ent_lo[0] = combine(col_lo, board, 0)
-    ent_hi[0] = combine(col_hi, board, 1)
+    ent_lo[0] = _canonical(board, card_keys, parts, 0)
+    ent_hi[0] = _canonical(board, card_keys, parts, 1)
     _tt_insert(table, ent_lo, ent_hi, 0)
     ent_parent[0] = -1
     ent_action[0] = 0
@@ -399,23 +445,37 @@ def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, res
             board[:] = root
             depth = 0
         else:
-            unpack(node_packed[parent], board)
+            from_bytes(node_packed[parent], board)
             apply_action(board, np.int32(ent_action[entry]), undo)
             depth = node_depth[parent] + 1
         node = nodes
         nodes += 1
         if node >= node_packed.shape[0]:
-            grown = np.empty((node_packed.shape[0] * 2, PACKED_SIZE), np.uint8)
+            grown = np.empty((node_packed.shape[0] * 2, BYTES_SIZE), np.uint8)
             grown[:node_packed.shape[0]] = node_packed
             node_packed = grown
             node_entry = _grow(node_entry)
             node_depth = _grow(node_depth)
-        pack(board, node_packed[node])
+        to_bytes(board, node_packed[node])
         node_entry[node] = entry
         node_depth[node] = depth
 
+        # the columns' hashes and terms, so that a move's child costs only
+        # the two columns it touched
+        node_level = board[NSTOCK] // 10
         for c in range(N_COLS):
-            _column_hashes(board, c, card_keys, stock_keys, col_lo, col_hi)
+            col_lo[c] = column_zobrist(board, c, card_keys, 0) ^ parts[0, node_level, c]
+            col_hi[c] = column_zobrist(board, c, card_keys, 1) ^ parts[1, node_level, c]
+            f, b, m, e, u, o = column_terms(board, c)
+            col_terms[c, 0] = f
+            col_terms[c, 1] = b
+            col_terms[c, 2] = m
+            col_terms[c, 3] = e
+            col_terms[c, 4] = u
+            col_terms[c, 5] = o
+        features(board, False, node_terms)
+        node_lo = ent_lo[entry]
+        node_hi = ent_hi[entry]
         count = gen_actions(board, relaxed, actions)
         first_empty = first_empty_column(board)
         for i in range(count):
@@ -429,8 +489,6 @@ def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, res
                 result[3] = action
                 result[6] = n_entries
                 return node_entry[:nodes], ent_parent[:n_entries], ent_action[:n_entries]
-            _update_cols(board, action, col_lo, tmp_lo, card_keys, stock_keys, 0)
-            _update_cols(board, action, col_hi, tmp_hi, card_keys, stock_keys, 1)
             if n_entries >= ent_parent.shape[0]:
                 ent_parent = _grow(ent_parent)
                 ent_action = _grow(ent_action)
@@ -440,13 +498,33 @@ def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, res
                 ent_done[n_entries:] = 0
             if 2 * (n_entries + 1) > table.shape[0]:
                 table = _tt_rebuild(ent_lo, ent_hi, n_entries, 2 * table.shape[0])
-            ent_lo[n_entries] = combine(tmp_lo, board, 0)
-            ent_hi[n_entries] = combine(tmp_hi, board, 1)
+            if action == DEAL:
+                ent_lo[n_entries] = _canonical(board, card_keys, parts, 0)
+                ent_hi[n_entries] = _canonical(board, card_keys, parts, 1)
+            else:
+                # the canonical hash is a sum over columns: swap the two
+                lo = node_lo
+                hi = node_hi
+                for c in (action >> 12, (action >> 8) & 15):
+                    lo += _mix(column_zobrist(board, c, card_keys, 0) ^ parts[0, node_level, c],
+                               0) - _mix(col_lo[c], 0)
+                    hi += _mix(column_zobrist(board, c, card_keys, 1) ^ parts[1, node_level, c],
+                               1) - _mix(col_hi[c], 1)
+                ent_lo[n_entries] = lo
+                ent_hi[n_entries] = hi
             if _tt_insert(table, ent_lo, ent_hi, n_entries):
                 ent_parent[n_entries] = node
                 ent_action[n_entries] = action
                 level = board[NSTOCK] // 10
-                features(board, need_good, terms)
+                if action == DEAL:
+                    features(board, need_good, terms)
+                else:
+                    terms[:] = node_terms
+                    for c in (action >> 12, (action >> 8) & 15):
+                        _swap_column_terms(terms, col_terms[c], board, c)
+                    terms[W_REMOVED] = -board[NREMOVED]
+                    if need_good:
+                        terms[W_GOOD] = -_good_moves(board)
                 for k in range(n_heuristics):
                     score = _value(weights[k], terms)
                     if k == 0 and score < result[5]:
@@ -470,15 +548,3 @@ def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, res
     result[1] = nodes
     result[6] = n_entries
     return node_entry[:nodes], ent_parent[:n_entries], ent_action[:n_entries]
-
-
-@njit(**JIT)
-def _update_cols(board, action, before, after, card_keys, stock_keys, variant):
-    """Column hashes after ``action``: only the columns it touched change."""
-    after[:] = before
-    if action == DEAL:
-        for c in range(N_COLS):
-            after[c] = column_hash(board, c, card_keys, stock_keys, variant)
-    else:
-        for c in (action >> 12, (action >> 8) & 15):
-            after[c] = column_hash(board, c, card_keys, stock_keys, variant)

@@ -14,68 +14,12 @@ rules.
 import numpy as np
 from numba import njit
 
-from ..state._kernels import (CAP, DEAL, FD, JIT, LEN, MAX_ACTIONS, MOVES, N_COLS, NREMOVED,
-                              NSTOCK, REMOVED, SCORE, STOCK, UNDO_SIZE, _mix, apply_action,
-                              column_stock_hash, column_zobrist, gen_actions, undo_action)
-from ._kernels import (W_BREAK, W_BURIED, W_DEAL_LEFT, W_EMPTY, W_FACE_DOWN,
-                       W_LOOSE, W_MIXED, W_REMOVED, _grow, first_empty_column, is_spare)
-
-# A kept node's position, one byte a number: LEN[10], FD[10], NSTOCK,
-# NREMOVED, REMOVED[8], MOVES and SCORE (two bytes each), then the columns'
-# cards bottom to top, then the stock's cards. Quicker to unpack than the
-# search's 6-bit form, for a few bytes more.
-NODE_SIZE = 34 + 104
-_CARDS_AT = 34
-
-
-@njit(**JIT)
-def _to_node(board, out):
-    for c in range(N_COLS):
-        out[c] = board[LEN + c]
-        out[10 + c] = board[FD + c]
-    out[20] = board[NSTOCK]
-    out[21] = board[NREMOVED]
-    for r in range(8):
-        out[22 + r] = board[REMOVED + r]
-    out[30] = board[MOVES] & 255
-    out[31] = board[MOVES] >> 8
-    out[32] = board[SCORE] & 255
-    out[33] = board[SCORE] >> 8
-    k = _CARDS_AT
-    for c in range(N_COLS):
-        base = c * CAP
-        for i in range(board[LEN + c]):
-            out[k] = board[base + i]
-            k += 1
-    first = STOCK + 50 - board[NSTOCK]
-    for i in range(board[NSTOCK]):
-        out[k] = board[first + i]
-        k += 1
-
-
-@njit(**JIT)
-def _from_node(node, board):
-    k = _CARDS_AT
-    for c in range(N_COLS):
-        length = node[c]
-        board[LEN + c] = length
-        board[FD + c] = node[10 + c]
-        base = c * CAP
-        for i in range(length):
-            board[base + i] = node[k]
-            k += 1
-    n_stock = node[20]
-    board[NSTOCK] = n_stock
-    first = STOCK + 50 - n_stock
-    for i in range(n_stock):
-        board[first + i] = node[k]
-        k += 1
-    board[NREMOVED] = node[21]
-    for r in range(8):
-        board[REMOVED + r] = node[22 + r]
-    board[MOVES] = np.int16(node[30]) | (np.int16(node[31]) << 8)
-    board[SCORE] = np.int16(node[32]) | (np.int16(node[33]) << 8)
-
+from ..state._kernels import (BYTES_CARDS, BYTES_SIZE, DEAL, FD, JIT, LEN, MAX_ACTIONS,
+                              N_COLS, NREMOVED, NSTOCK, UNDO_SIZE, _mix, apply_action,
+                              column_zobrist, from_bytes, gen_actions,
+                              to_bytes, undo_action)
+from ._kernels import (W_BREAK, W_BURIED, W_DEAL_LEFT, W_EMPTY, W_FACE_DOWN, W_LOOSE, W_MIXED,
+                       W_REMOVED, _grow, column_terms, first_empty_column, is_spare, stock_parts)
 
 @njit(**JIT)
 def unpromising(board, action, first_empty):
@@ -120,28 +64,10 @@ def _path(parent, action, node, out):
 
 @njit(**JIT)
 def column_value(board, c, weights):
-    """Column c's share of the heuristic value (the per-column terms of ``features``)."""
-    length = board[LEN + c]
-    if length == 0:
-        return -weights[W_EMPTY]
-    fd = board[FD + c]
-    base = c * CAP
-    breaks = 0
-    mixed = 0
-    for i in range(length - 1, fd, -1):
-        lower = board[base + i - 1]
-        upper = board[base + i]
-        if (lower & 15) == (upper & 15) + 1:
-            if (lower >> 4) != (upper >> 4):
-                mixed += 1
-        else:
-            breaks += 1
-    value = weights[W_FACE_DOWN] * fd + weights[W_BREAK] * breaks + weights[W_MIXED] * mixed
-    if fd > 0:
-        value += weights[W_BURIED] * (1 + breaks + mixed)
-    elif (board[base] & 15) != 13:
-        value += weights[W_LOOSE]
-    return value
+    """Column c's share of the heuristic value (``_kernels.column_terms`` weighed)."""
+    f, b, m, e, u, o = column_terms(board, c)
+    return weights[W_FACE_DOWN] * f + weights[W_BREAK] * b + weights[W_MIXED] * m + \
+        weights[W_EMPTY] * e + weights[W_BURIED] * u + weights[W_LOOSE] * o
 
 
 @njit(**JIT)
@@ -182,8 +108,8 @@ def _rebuild(keys, n, size):
 @njit(**JIT)
 def _same_position(nodes, x, board, scratch):
     """True if kept node ``x`` holds the same columns and stock as ``board``."""
-    _to_node(board, scratch)
-    used = _CARDS_AT + scratch[20]
+    to_bytes(board, scratch)
+    used = BYTES_CARDS + scratch[20]
     for c in range(N_COLS):
         used += scratch[c]
     for i in range(used):
@@ -218,19 +144,12 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
     undo = np.empty(UNDO_SIZE, np.int32)
     actions = np.empty(MAX_ACTIONS, np.int32)
     path = np.empty(n_line + 1, np.int32)
-    scratch = np.zeros(NODE_SIZE, np.uint8)
-    # the stock's share of each column's hash, by deals left (the stock only shrinks)
-    stock_part = np.zeros((6, N_COLS), np.uint64)
-    n_stock = root[NSTOCK]
-    for k in range(n_stock // 10 + 1):
-        board[NSTOCK] = 10 * k
-        for c in range(N_COLS):
-            stock_part[k, c] = column_stock_hash(board, c, stock_keys, 0)
-    board[NSTOCK] = n_stock
+    scratch = np.zeros(BYTES_SIZE, np.uint8)
+    stock_part = stock_parts(root, stock_keys)[0]
 
     # kept nodes
     cap = 1 << 12
-    packed = np.zeros((cap, NODE_SIZE), np.uint8)
+    packed = np.zeros((cap, BYTES_SIZE), np.uint8)
     parent = np.empty(cap, np.int64)
     action = np.empty(cap, np.int32)
     keys = np.empty(cap, np.uint64)
@@ -245,7 +164,7 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
     c_hash = np.empty(c_cap, np.uint64)
     c_level = np.empty(c_cap, np.int64)
 
-    _to_node(board, packed[0])
+    to_bytes(board, packed[0])
     parent[0] = -1
     action[0] = 0
     _node_columns(board, -1, -1, col_hash[0], col_value[0], card_keys, stock_part, weights)
@@ -265,7 +184,7 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
         restart = False
         collision = False
         for node in range(layer_lo, layer_hi):
-            _from_node(packed[node], board)
+            from_bytes(packed[node], board)
             expanded += 1
             hashes = col_hash[node]
             values = col_value[node]
@@ -384,9 +303,9 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
                 n_nodes += 1
                 p = c_parent[cand]
                 a = c_action[cand]
-                _from_node(packed[p], board)
+                from_bytes(packed[p], board)
                 apply_action(board, a, undo)
-                _to_node(board, packed[x])
+                to_bytes(board, packed[x])
                 parent[x] = p
                 action[x] = a
                 keys[x] = c_hash[cand]
@@ -404,7 +323,7 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
             elif cand == guide_cand:
                 # the known line's child was reached from another parent too
                 # (this layer's, or at most as deep): check it is the same
-                _from_node(packed[c_parent[cand]], board)
+                from_bytes(packed[c_parent[cand]], board)
                 apply_action(board, c_action[cand], undo)
                 if not _same_position(packed, x, board, scratch):
                     collision = True

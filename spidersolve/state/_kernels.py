@@ -438,6 +438,66 @@ def pack(board, out):
         k += 1
 
 
+# The byte form of a board, one byte a number: LEN[10], FD[10], NSTOCK,
+# NREMOVED, REMOVED[8], MOVES and SCORE (two bytes each, low first), then the
+# columns' cards bottom to top, then the stock's cards in deal order. Larger
+# than the packed form (138 bytes against 112) and much quicker to write and
+# read, so the searches keep their expanded positions in it.
+BYTES_SIZE = 34 + 104
+BYTES_CARDS = 34  # where the cards start
+
+
+@njit(**JIT)
+def to_bytes(board, out):
+    """Write the byte form of ``board`` into ``out`` (uint8[BYTES_SIZE])."""
+    for c in range(N_COLS):
+        out[c] = board[LEN + c]
+        out[10 + c] = board[FD + c]
+    out[20] = board[NSTOCK]
+    out[21] = board[NREMOVED]
+    for r in range(8):
+        out[22 + r] = board[REMOVED + r]
+    out[30] = board[MOVES] & 255
+    out[31] = board[MOVES] >> 8
+    out[32] = board[SCORE] & 255
+    out[33] = board[SCORE] >> 8
+    k = BYTES_CARDS
+    for c in range(N_COLS):
+        base = c * CAP
+        for i in range(board[LEN + c]):
+            out[k] = board[base + i]
+            k += 1
+    first = STOCK + 50 - board[NSTOCK]
+    for i in range(board[NSTOCK]):
+        out[k] = board[first + i]
+        k += 1
+
+
+@njit(**JIT)
+def from_bytes(data, board):
+    """Rebuild the working board from its byte form."""
+    k = BYTES_CARDS
+    for c in range(N_COLS):
+        length = data[c]
+        board[LEN + c] = length
+        board[FD + c] = data[10 + c]
+        base = c * CAP
+        for i in range(length):
+            board[base + i] = data[k]
+            k += 1
+    n_stock = data[20]
+    board[NSTOCK] = n_stock
+    first = STOCK + 50 - n_stock
+    for i in range(n_stock):
+        board[first + i] = data[k]
+        k += 1
+    board[NREMOVED] = data[21]
+    for r in range(8):
+        board[REMOVED + r] = data[22 + r]
+    board[MOVES] = np.int16(data[30]) | (np.int16(data[31]) << 8)
+    board[SCORE] = np.int16(data[32]) | (np.int16(data[33]) << 8)
+
+
 @njit(**JIT)
 def _put6(out, k, card):
     bit = 28 * 8 + 6 * k
