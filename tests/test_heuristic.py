@@ -137,19 +137,19 @@ def test_the_line_beams_column_shares_add_up_to_the_value_along_random_walks(sui
     row = np.array(weights_row(face_down=5, breaks=4, mixed=3, empty=2, removed=30,
                                deal_left=7, buried=2, loose=1), np.int64)
     game = Game.start(GameCode(suits, "classic", deal).position())
-    node = np.zeros(L.BYTES_SIZE, np.uint8)
+    node = np.zeros(L.PACKED_SIZE, np.uint8)
     for _ in range(data.draw(st.integers(0, 120), label="steps")):
         board = to_board(game.position)
         shares = np.array([L.column_value(board, c, row) for c in range(10)], np.int64)
         assert L._board_value(board, shares, row) == SK.evaluate(board, row)
-        L.to_bytes(board, node)
-        assert L._same_position(node[None, :], 0, board, np.zeros(L.BYTES_SIZE, np.uint8))
+        L.pack(board, node)
+        assert L._same_position(node[None, :], 0, board, np.zeros(L.PACKED_SIZE, np.uint8))
         actions = legal_actions(game.position)
         if not actions:
             break
         game = game.play(actions[data.draw(st.integers(0, len(actions) - 1))])
         assert not L._same_position(node[None, :], 0, to_board(game.position),
-                                    np.zeros(L.BYTES_SIZE, np.uint8))
+                                    np.zeros(L.PACKED_SIZE, np.uint8))
 
 
 def _reference_unpromising(pos, action) -> bool:

@@ -306,21 +306,6 @@ def test_pack_unpack_round_trips_with_moves_and_score(code, data, moves, score):
 
 
 @settings(deadline=None, max_examples=60)
-@given(codes, st.data(), st.integers(0, 32767), st.integers(0, 1300))
-def test_byte_form_round_trips_with_moves_and_score(code, data, moves, score):
-    game = walk(data, code)
-    board = to_board(game.position, moves, score)
-    data_ = np.zeros(K.BYTES_SIZE, np.uint8)
-    K.to_bytes(board, data_)
-    back = np.zeros(K.BOARD_SIZE, np.int16)
-    K.from_bytes(data_, back)
-    assert from_board(back, code.suits, code.rules) == game.position
-    assert (back[K.MOVES], back[K.SCORE]) == (moves, score)
-    removed = board[K.NREMOVED]
-    assert list(back[K.REMOVED:K.REMOVED + removed]) == list(board[K.REMOVED:K.REMOVED + removed])
-
-
-@settings(deadline=None, max_examples=60)
 @given(codes, st.data())
 def test_search_hash_from_stock_shares_is_the_canonical_hash(code, data):
     from spidersolve.search import _kernels as SK

@@ -2,7 +2,7 @@
 
 Arrays the search keeps (all preallocated, doubled when full):
 
-- expanded nodes: ``node_packed[n]`` the byte form (``to_bytes``) of the
+- expanded nodes: ``node_packed[n]`` the 112-byte packed position of the
   n-th position taken from the frontier, ``node_entry[n]`` its entry,
   ``node_depth[n]`` its number of actions from the root;
 - entries (every distinct position generated): ``ent_parent[e]`` the
@@ -28,9 +28,9 @@ The order of expansion does not depend on the node limit, so budgets nest.
 import numpy as np
 from numba import njit
 
-from ..state._kernels import (BYTES_SIZE, CAP, DEAL, FD, JIT, LEN, MAX_ACTIONS, N_COLS, NREMOVED,
-                              NSTOCK, UNDO_SIZE, _mix, apply_action, column_stock_hash,
-                              column_zobrist, from_bytes, gen_actions, to_bytes, undo_action)
+from ..state._kernels import (CAP, DEAL, FD, JIT, LEN, MAX_ACTIONS, N_COLS, NREMOVED, NSTOCK,
+                              UNDO_SIZE, _mix, apply_action, column_stock_hash, column_zobrist,
+                              gen_actions, pack, undo_action, unpack)
 
 PRIORITY_OFFSET = 1 << 30
 ENTRY_MASK = 0xFFFFFFFF  # equal priorities: the newest entry first
@@ -54,6 +54,8 @@ W_WIDTH = 11  # not a term: > 0 makes the row a beam of that width
 N_WEIGHTS = 12
 # a beam row's priority: depth first (this much a layer), then the value
 BEAM_LAYER = 1 << 14
+
+PACKED_SIZE = 112
 
 WON, LOST, UNKNOWN = 1, 2, 0
 
@@ -358,7 +360,7 @@ def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, res
     parts = stock_parts(root, stock_keys)
 
     node_cap = min(node_limit, 1 << 16) + 1
-    node_packed = np.empty((node_cap, BYTES_SIZE), np.uint8)
+    node_packed = np.empty((node_cap, PACKED_SIZE), np.uint8)
     node_entry = np.empty(node_cap, np.int32)
     node_depth = np.empty(node_cap, np.int32)
     ent_parent = np.empty(1 << 16, np.int32)
@@ -445,18 +447,18 @@ def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, res
             board[:] = root
             depth = 0
         else:
-            from_bytes(node_packed[parent], board)
+            unpack(node_packed[parent], board)
             apply_action(board, np.int32(ent_action[entry]), undo)
             depth = node_depth[parent] + 1
         node = nodes
         nodes += 1
         if node >= node_packed.shape[0]:
-            grown = np.empty((node_packed.shape[0] * 2, BYTES_SIZE), np.uint8)
+            grown = np.empty((node_packed.shape[0] * 2, PACKED_SIZE), np.uint8)
             grown[:node_packed.shape[0]] = node_packed
             node_packed = grown
             node_entry = _grow(node_entry)
             node_depth = _grow(node_depth)
-        to_bytes(board, node_packed[node])
+        pack(board, node_packed[node])
         node_entry[node] = entry
         node_depth[node] = depth
 

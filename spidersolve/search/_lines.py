@@ -14,11 +14,10 @@ rules.
 import numpy as np
 from numba import njit
 
-from ..state._kernels import (BYTES_CARDS, BYTES_SIZE, CAP, DEAL, FD, JIT, LEN, MAX_ACTIONS,
-                              N_COLS, NREMOVED, NSTOCK, UNDO_SIZE, _mix, apply_action,
-                              column_zobrist, from_bytes, gen_actions,
-                              to_bytes, undo_action)
-from ._kernels import (W_BREAK, W_BURIED, W_DEAL_LEFT, W_EMPTY, W_FACE_DOWN, W_LOOSE, W_MIXED,
+from ..state._kernels import (CAP, DEAL, FD, JIT, LEN, MAX_ACTIONS, N_COLS, NREMOVED, NSTOCK,
+                              UNDO_SIZE, _mix, apply_action, column_zobrist, gen_actions, pack,
+                              undo_action, unpack)
+from ._kernels import (PACKED_SIZE, W_BREAK, W_BURIED, W_DEAL_LEFT, W_EMPTY, W_FACE_DOWN, W_LOOSE, W_MIXED,
                        W_REMOVED, _grow, column_terms, first_empty_column, is_spare, stock_parts)
 
 @njit(**JIT)
@@ -135,13 +134,10 @@ def _rebuild(keys, n, size):
 @njit(**JIT)
 def _same_position(nodes, x, board, scratch):
     """True if kept node ``x`` holds the same columns and stock as ``board``."""
-    to_bytes(board, scratch)
-    used = BYTES_CARDS + scratch[20]
-    for c in range(N_COLS):
-        used += scratch[c]
-    for i in range(used):
-        # bytes 21..33: the runs removed (their order), the moves and the score
-        if (i < 21 or i > 33) and nodes[x, i] != scratch[i]:
+    pack(board, scratch)
+    for i in range(PACKED_SIZE):
+        # bytes 22..27: the runs removed (their order), the moves and the score
+        if (i < 22 or i > 27) and nodes[x, i] != scratch[i]:
             return False
     return True
 
@@ -171,12 +167,12 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
     undo = np.empty(UNDO_SIZE, np.int32)
     actions = np.empty(MAX_ACTIONS, np.int32)
     path = np.empty(n_line + 1, np.int32)
-    scratch = np.zeros(BYTES_SIZE, np.uint8)
+    scratch = np.zeros(PACKED_SIZE, np.uint8)
     stock_part = stock_parts(root, stock_keys)[0]
 
     # kept nodes
     cap = 1 << 12
-    packed = np.zeros((cap, BYTES_SIZE), np.uint8)
+    packed = np.zeros((cap, PACKED_SIZE), np.uint8)
     parent = np.empty(cap, np.int64)
     action = np.empty(cap, np.int32)
     keys = np.empty(cap, np.uint64)
@@ -191,7 +187,7 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
     c_hash = np.empty(c_cap, np.uint64)
     c_level = np.empty(c_cap, np.int64)
 
-    to_bytes(board, packed[0])
+    pack(board, packed[0])
     parent[0] = -1
     action[0] = 0
     _node_columns(board, -1, -1, col_hash[0], col_value[0], card_keys, stock_part, weights)
@@ -211,7 +207,7 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
         restart = False
         collision = False
         for node in range(layer_lo, layer_hi):
-            from_bytes(packed[node], board)
+            unpack(packed[node], board)
             expanded += 1
             hashes = col_hash[node]
             values = col_value[node]
@@ -330,9 +326,9 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
                 n_nodes += 1
                 p = c_parent[cand]
                 a = c_action[cand]
-                from_bytes(packed[p], board)
+                unpack(packed[p], board)
                 apply_action(board, a, undo)
-                to_bytes(board, packed[x])
+                pack(board, packed[x])
                 parent[x] = p
                 action[x] = a
                 keys[x] = c_hash[cand]
@@ -350,7 +346,7 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
             elif cand == guide_cand:
                 # the known line's child was reached from another parent too
                 # (this layer's, or at most as deep): check it is the same
-                from_bytes(packed[c_parent[cand]], board)
+                unpack(packed[c_parent[cand]], board)
                 apply_action(board, c_action[cand], undo)
                 if not _same_position(packed, x, board, scratch):
                     collision = True

@@ -411,8 +411,6 @@ def perft(board, relaxed, depth, actions, undos):
 @njit(**JIT)
 def pack(board, out):
     """Write the 112-byte packed form of ``board`` into ``out`` (uint8)."""
-    for i in range(out.shape[0]):
-        out[i] = 0
     for c in range(N_COLS):
         out[c] = board[LEN + c]
         out[10 + c] = board[FD + c]
@@ -427,114 +425,66 @@ def pack(board, out):
     out[25] = board[MOVES] >> 8
     out[26] = board[SCORE] & 255
     out[27] = board[SCORE] >> 8
-    k = 0
-    for c in range(N_COLS):
-        for i in range(board[LEN + c]):
-            _put6(out, k, board[c * CAP + i])
-            k += 1
-    first = STOCK + 50 - board[NSTOCK]
-    for i in range(board[NSTOCK]):
-        _put6(out, k, board[first + i])
-        k += 1
-
-
-# The byte form of a board, one byte a number: LEN[10], FD[10], NSTOCK,
-# NREMOVED, REMOVED[8], MOVES and SCORE (two bytes each, low first), then the
-# columns' cards bottom to top, then the stock's cards in deal order. Larger
-# than the packed form (138 bytes against 112) and much quicker to write and
-# read, so the searches keep their expanded positions in it.
-BYTES_SIZE = 34 + 104
-BYTES_CARDS = 34  # where the cards start
-
-
-@njit(**JIT)
-def to_bytes(board, out):
-    """Write the byte form of ``board`` into ``out`` (uint8[BYTES_SIZE])."""
-    for c in range(N_COLS):
-        out[c] = board[LEN + c]
-        out[10 + c] = board[FD + c]
-    out[20] = board[NSTOCK]
-    out[21] = board[NREMOVED]
-    for r in range(8):
-        out[22 + r] = board[REMOVED + r]
-    out[30] = board[MOVES] & 255
-    out[31] = board[MOVES] >> 8
-    out[32] = board[SCORE] & 255
-    out[33] = board[SCORE] >> 8
-    k = BYTES_CARDS
+    # the cards, 6 bits each from bit 0 of byte 28 on, streamed through an
+    # accumulator, low bits first, a byte written at a time
+    acc = 0
+    n_bits = 0
+    at = 28
     for c in range(N_COLS):
         base = c * CAP
         for i in range(board[LEN + c]):
-            out[k] = board[base + i]
-            k += 1
+            acc |= np.int64(board[base + i]) << n_bits
+            n_bits += 6
+            if n_bits >= 8:
+                out[at] = acc & 255
+                acc >>= 8
+                n_bits -= 8
+                at += 1
     first = STOCK + 50 - board[NSTOCK]
     for i in range(board[NSTOCK]):
-        out[k] = board[first + i]
-        k += 1
-
-
-@njit(**JIT)
-def from_bytes(data, board):
-    """Rebuild the working board from its byte form."""
-    k = BYTES_CARDS
-    for c in range(N_COLS):
-        length = data[c]
-        board[LEN + c] = length
-        board[FD + c] = data[10 + c]
-        base = c * CAP
-        for i in range(length):
-            board[base + i] = data[k]
-            k += 1
-    n_stock = data[20]
-    board[NSTOCK] = n_stock
-    first = STOCK + 50 - n_stock
-    for i in range(n_stock):
-        board[first + i] = data[k]
-        k += 1
-    board[NREMOVED] = data[21]
-    for r in range(8):
-        board[REMOVED + r] = data[22 + r]
-    board[MOVES] = np.int16(data[30]) | (np.int16(data[31]) << 8)
-    board[SCORE] = np.int16(data[32]) | (np.int16(data[33]) << 8)
-
-
-@njit(**JIT)
-def _put6(out, k, card):
-    bit = 28 * 8 + 6 * k
-    byte = bit >> 3
-    shift = bit & 7
-    value = card << shift
-    out[byte] |= value & 255
-    if shift > 2:
-        out[byte + 1] |= value >> 8
-
-
-@njit(**JIT)
-def _get6(packed, k):
-    bit = 28 * 8 + 6 * k
-    byte = bit >> 3
-    shift = bit & 7
-    value = np.int32(packed[byte]) >> shift
-    if shift > 2:
-        value |= np.int32(packed[byte + 1]) << (8 - shift)
-    return value & 63
+        acc |= np.int64(board[first + i]) << n_bits
+        n_bits += 6
+        if n_bits >= 8:
+            out[at] = acc & 255
+            acc >>= 8
+            n_bits -= 8
+            at += 1
+    if n_bits > 0:
+        out[at] = acc
+        at += 1
+    for i in range(at, out.shape[0]):
+        out[i] = 0
 
 
 @njit(**JIT)
 def unpack(packed, board):
     """Rebuild the working board from its packed form."""
-    k = 0
+    acc = 0
+    n_bits = 0
+    at = 28
     for c in range(N_COLS):
         board[LEN + c] = packed[c]
         board[FD + c] = packed[10 + c]
+        base = c * CAP
         for i in range(packed[c]):
-            board[c * CAP + i] = _get6(packed, k)
-            k += 1
+            if n_bits < 6:
+                acc |= np.int64(packed[at]) << n_bits
+                at += 1
+                n_bits += 8
+            board[base + i] = acc & 63
+            acc >>= 6
+            n_bits -= 6
     n_stock = packed[20]
     board[NSTOCK] = n_stock
+    first = STOCK + 50 - n_stock
     for i in range(n_stock):
-        board[STOCK + 50 - n_stock + i] = _get6(packed, k)
-        k += 1
+        if n_bits < 6:
+            acc |= np.int64(packed[at]) << n_bits
+            at += 1
+            n_bits += 8
+        board[first + i] = acc & 63
+        acc >>= 6
+        n_bits -= 6
     board[NREMOVED] = packed[21]
     bits = np.int32(packed[22]) | (np.int32(packed[23]) << 8)
     for r in range(8):
