@@ -152,6 +152,29 @@ def test_the_line_beams_column_shares_add_up_to_the_value_along_random_walks(sui
                                     np.zeros(L.PACKED_SIZE, np.uint8))
 
 
+def _reference_splits_run(pos, action) -> bool:
+    """A move that splits a same-suit run, the run no longer where the cards land."""
+    def follows(lower, upper):
+        return card_suit(lower) == card_suit(upper) and card_rank(lower) == card_rank(upper) + 1
+
+    def run_down(cards):  # same-suit run at the end of a list of face-up cards
+        k = 1
+        while k < len(cards) and follows(cards[-k - 1], cards[-k]):
+            k += 1
+        return k
+
+    if action.n_cards == 0:  # the deal
+        return False
+    up = pos.up[action.src]
+    moved, rest = up[-action.n_cards:], up[:-action.n_cards]
+    if not rest or not follows(rest[-1], moved[0]):
+        return False
+    target = pos.up[action.dst]
+    if not target or not follows(target[-1], moved[0]):
+        return True
+    return run_down(target) <= run_down(rest)
+
+
 def _reference_unpromising(pos, action) -> bool:
     """The line beam's move filter, from the Position: see ``_lines.unpromising``."""
     if action.n_cards == 0:  # the deal
@@ -162,35 +185,18 @@ def _reference_unpromising(pos, action) -> bool:
     up, down = pos.up[action.src], pos.down[action.src]
     if action.dst in empty and not down and len(up) == action.n_cards:
         return True  # a whole face-up column into an empty one
-
-    def follows(lower, upper):
-        return card_suit(lower) == card_suit(upper) and card_rank(lower) == card_rank(upper) + 1
-
-    def run_down(cards):  # same-suit run at the end of a list of face-up cards
-        k = 1
-        while k < len(cards) and follows(cards[-k - 1], cards[-k]):
-            k += 1
-        return k
-
-    moved, rest = up[-action.n_cards:], up[:-action.n_cards]
-    if not rest or not follows(rest[-1], moved[0]):
-        return False
-    target = pos.up[action.dst]
-    if not target or not follows(target[-1], moved[0]):
-        return True
-    return run_down(target) <= run_down(rest)
+    return _reference_splits_run(pos, action)
 
 
 @settings(deadline=None, max_examples=40)
 @given(st.sampled_from([1, 2, 4]), st.sampled_from(["classic", "relaxed"]),
        st.integers(0, 2**35 - 1), st.data())
-def test_the_line_beams_move_filter_equals_the_reference_along_random_walks(
+def test_run_splits_and_the_line_beams_move_filter_equal_the_reference_on_random_walks(
         suits, rules, deal, data):
     from spidersolve.search import _lines as L
     from spidersolve.state.packed import action_to_code
 
     game = Game.start(GameCode(suits, rules, deal).position())
-    splits = 0
     for _ in range(data.draw(st.integers(0, 150), label="steps")):
         pos = game.position
         actions = legal_actions(pos)
@@ -199,7 +205,8 @@ def test_the_line_beams_move_filter_equals_the_reference_along_random_walks(
         board = to_board(pos)
         first = SK.first_empty_column(board)
         for action in actions:
+            code = action_to_code(action)
             expected = _reference_unpromising(pos, action)
-            assert L.unpromising(board, action_to_code(action), first) == expected, str(action)
-            splits += expected
+            assert L.unpromising(board, code, first) == expected, str(action)
+            assert SK.splits_run(board, code) == _reference_splits_run(pos, action), str(action)
         game = game.play(actions[data.draw(st.integers(0, len(actions) - 1))])

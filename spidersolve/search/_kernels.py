@@ -187,13 +187,51 @@ def first_empty_column(board):
 
 
 @njit(**JIT)
+def _follows(lower, upper):
+    """True if card ``upper`` lies on ``lower`` in a same-suit run."""
+    return (lower >> 4) == (upper >> 4) and (lower & 15) == (upper & 15) + 1
+
+
+@njit(**JIT)
+def _run_down(board, c, i):
+    """The face-up cards of column c from index i down that form one same-suit run."""
+    base = c * CAP
+    k = 1
+    while i - k >= board[FD + c] and _follows(board[base + i - k], board[base + i - k + 1]):
+        k += 1
+    return k
+
+
+@njit(**JIT)
+def splits_run(board, action):
+    """1 if the move splits a same-suit run and the run its cards are part of
+    is no longer where they land (KPatience's beam leaves such moves out).
+
+    The search ranks such a move later, as a spare one (``W_SPARE``);
+    the line-shortening beam leaves it out.
+    """
+    if action == DEAL:
+        return 0
+    src = action >> 12
+    dst = (action >> 8) & 15
+    length = board[LEN + dst]
+    i = board[LEN + src] - (action & 255)  # where the moved cards start
+    if i == board[FD + src] or not _follows(board[src * CAP + i - 1], board[src * CAP + i]):
+        return 0  # splits no same-suit run
+    if length == 0 or not _follows(board[dst * CAP + length - 1], board[src * CAP + i]):
+        return 1  # the cards land in no same-suit run
+    return 1 if _run_down(board, dst, length - 1) <= _run_down(board, src, i - 1) else 0
+
+
+@njit(**JIT)
 def is_spare(board, action, first_empty):
     """1 if ``action`` moves cards into an empty column other than ``first_empty``.
 
     While the stock lasts, such a move makes a position of its own (other
     cards will be dealt onto that column) but rarely a better one than the
-    move into the first empty column: ``weights[k, W_SPARE]`` ranks it later.
-    Nothing is pruned. ``first_empty`` is ``first_empty_column(board)``.
+    move into the first empty column: ``weights[k, W_SPARE]`` ranks it later,
+    as it does moves that ``splits_run``. Nothing is pruned. ``first_empty``
+    is ``first_empty_column(board)``.
     """
     if first_empty < 0 or action == DEAL:
         return 0
@@ -482,7 +520,7 @@ def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, res
         first_empty = first_empty_column(board)
         for i in range(count):
             action = actions[i]
-            spare = is_spare(board, action, first_empty)
+            spare = max(is_spare(board, action, first_empty), splits_run(board, action))
             apply_action(board, action, undo)
             if board[NREMOVED] == 8:
                 result[0] = WON
