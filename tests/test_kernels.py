@@ -413,3 +413,47 @@ def test_action_codes_round_trip():
                 action = Action(src, dst, n)
                 assert action_from_code(action_to_code(action)) == action
     assert action_from_code(K.DEAL).is_deal
+
+
+@settings(deadline=None, max_examples=40)
+@given(codes, st.data())
+def test_a_moves_hash_terms_and_beam_key_updated_from_two_columns_equal_a_full_recount(
+        code, data):
+    """The search's and the line beam's child updates equal hashing the child afresh."""
+    from spidersolve.search import _kernels as SK
+    from spidersolve.search import _lines as L
+    from spidersolve.search.heuristic import weights_row
+
+    root = to_board(Game.start(code.position()).position)
+    parts = SK.stock_parts(root, STOCK_KEYS)
+    row = np.array(weights_row(face_down=5, breaks=4, mixed=3, empty=2, removed=30,
+                               deal_left=7, buried=2, loose=1), np.int64)
+    pos = walk(data, code).position
+    board = to_board(pos)
+    level = board[K.NSTOCK] // 10
+    cols = np.array([[K.column_zobrist(board, c, CARD_KEYS, v) ^ parts[v, level, c]
+                      for c in range(10)] for v in (0, 1)], np.uint64)
+    col_terms = np.array([SK.column_terms(board, c) for c in range(10)], np.int64)
+    terms = np.empty(SK.N_WEIGHTS, np.int64)
+    SK.features(board, True, terms)
+    hashes = np.empty(10, np.uint64)
+    values = np.empty(10, np.int64)
+    L._node_columns(board, -1, -1, hashes, values, CARD_KEYS, parts[0], row)
+    key = np.uint64(L._key(board, hashes))
+    assert key == K.zobrist_hash(board, CARD_KEYS, STOCK_KEYS, 0)
+    for action in legal_actions(pos):
+        if action.n_cards == 0:
+            continue  # a deal: the search and the beam hash the child afresh
+        code_ = action_to_code(action)
+        child = to_board(apply(pos, action)[0])
+        for v in (0, 1):
+            parent_hash = np.uint64(K.canonical_hash(board, CARD_KEYS, STOCK_KEYS, v))
+            assert SK._moved_hash(parent_hash, cols[v], child, code_, CARD_KEYS, parts, v) == \
+                K.canonical_hash(child, CARD_KEYS, STOCK_KEYS, v), action.text()
+        moved = np.empty(SK.N_WEIGHTS, np.int64)
+        SK._moved_terms(terms, col_terms, child, code_, True, moved)
+        fresh = np.empty(SK.N_WEIGHTS, np.int64)
+        SK.features(child, True, fresh)
+        assert list(moved) == list(fresh), action.text()
+        assert L._moved_key(key, hashes, child, code_, CARD_KEYS, parts[0]) == \
+            K.zobrist_hash(child, CARD_KEYS, STOCK_KEYS, 0), action.text()

@@ -194,7 +194,7 @@ def _follows(lower, upper):
 
 @njit(**JIT)
 def _run_down(board, c, i):
-    """The face-up cards of column c from index i down that form one same-suit run."""
+    """How many face-up cards of column c, from index i down, form one same-suit run."""
     base = c * CAP
     k = 1
     while i - k >= board[FD + c] and _follows(board[base + i - k], board[base + i - k + 1]):
@@ -205,7 +205,7 @@ def _run_down(board, c, i):
 @njit(**JIT)
 def splits_run(board, action):
     """1 if the move splits a same-suit run and the run its cards are part of
-    is no longer where they land (KPatience's beam leaves such moves out).
+    is not longer where they land (KPatience's beam leaves such moves out).
 
     The search ranks such a move later, as a spare one (``W_SPARE``);
     the line-shortening beam leaves it out.
@@ -244,7 +244,9 @@ def stock_parts(root, stock_keys):
     """The stock's share of each column's hash, by hash variant and deals left.
 
     ``parts[v, k, c]`` is ``column_stock_hash`` of column c once k deals are
-    left (the stock only shrinks, from its end: see ``state/_kernels``).
+    left. Valid for ``root`` and every position played from it: deals take
+    cards from the front of the stock, so what is left is always the tail of
+    the root's stock. Levels above the root's stay 0.
     """
     parts = np.zeros((2, 6, N_COLS), np.uint64)
     board = root.copy()
@@ -268,15 +270,43 @@ def _canonical(board, card_keys, parts, variant):
 
 
 @njit(**JIT)
-def _swap_column_terms(terms, old, board, c):
-    """Replace column c's old share of ``terms`` (``old``, from column_terms) by its share now."""
-    f, b, m, e, u, o = column_terms(board, c)
-    terms[W_FACE_DOWN] += f - old[0]
-    terms[W_BREAK] += b - old[1]
-    terms[W_MIXED] += m - old[2]
-    terms[W_EMPTY] += e - old[3]
-    terms[W_BURIED] += u - old[4]
-    terms[W_LOOSE] += o - old[5]
+def _moved_hash(parent_hash, parent_cols, board, action, card_keys, parts, variant):
+    """The canonical hash (``variant``) of ``board`` just after the move ``action``.
+
+    ``parent_hash`` is the hash before the move and ``parent_cols`` the
+    columns' hashes then (with their stock shares). The hash is a sum over
+    columns, so only the two columns the move touched are swapped; a move
+    leaves the stock as it was.
+    """
+    h = parent_hash
+    level = board[NSTOCK] // 10
+    for c in (action >> 12, (action >> 8) & 15):
+        now = column_zobrist(board, c, card_keys, variant) ^ parts[variant, level, c]
+        h += _mix(now, variant) - _mix(parent_cols[c], variant)
+    return h
+
+
+@njit(**JIT)
+def _moved_terms(parent_terms, parent_col_terms, board, action, need_good, out):
+    """``features`` of ``board`` just after the move ``action``, into ``out``.
+
+    ``parent_terms`` are the features before the move and
+    ``parent_col_terms[c]`` column c's ``column_terms`` then: only the two
+    columns the move touched are swapped.
+    """
+    out[:] = parent_terms
+    for c in (action >> 12, (action >> 8) & 15):
+        old = parent_col_terms[c]
+        f, b, m, e, u, o = column_terms(board, c)
+        out[W_FACE_DOWN] += f - old[0]
+        out[W_BREAK] += b - old[1]
+        out[W_MIXED] += m - old[2]
+        out[W_EMPTY] += e - old[3]
+        out[W_BURIED] += u - old[4]
+        out[W_LOOSE] += o - old[5]
+    out[W_REMOVED] = -board[NREMOVED]
+    if need_good:
+        out[W_GOOD] = -_good_moves(board)
 
 
 @njit(**JIT)
@@ -542,16 +572,10 @@ def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, res
                 ent_lo[n_entries] = _canonical(board, card_keys, parts, 0)
                 ent_hi[n_entries] = _canonical(board, card_keys, parts, 1)
             else:
-                # the canonical hash is a sum over columns: swap the two
-                lo = node_lo
-                hi = node_hi
-                for c in (action >> 12, (action >> 8) & 15):
-                    lo += _mix(column_zobrist(board, c, card_keys, 0) ^ parts[0, node_level, c],
-                               0) - _mix(col_lo[c], 0)
-                    hi += _mix(column_zobrist(board, c, card_keys, 1) ^ parts[1, node_level, c],
-                               1) - _mix(col_hi[c], 1)
-                ent_lo[n_entries] = lo
-                ent_hi[n_entries] = hi
+                ent_lo[n_entries] = _moved_hash(node_lo, col_lo, board, action, card_keys,
+                                                parts, 0)
+                ent_hi[n_entries] = _moved_hash(node_hi, col_hi, board, action, card_keys,
+                                                parts, 1)
             if _tt_insert(table, ent_lo, ent_hi, n_entries):
                 ent_parent[n_entries] = node
                 ent_action[n_entries] = action
@@ -559,12 +583,7 @@ def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, res
                 if action == DEAL:
                     features(board, need_good, terms)
                 else:
-                    terms[:] = node_terms
-                    for c in (action >> 12, (action >> 8) & 15):
-                        _swap_column_terms(terms, col_terms[c], board, c)
-                    terms[W_REMOVED] = -board[NREMOVED]
-                    if need_good:
-                        terms[W_GOOD] = -_good_moves(board)
+                    _moved_terms(node_terms, col_terms, board, action, need_good, terms)
                 for k in range(n_heuristics):
                     score = _value(weights[k], terms)
                     if k == 0 and score < result[5]:

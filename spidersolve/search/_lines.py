@@ -216,12 +216,9 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
                         child_key ^= _placed(h, c)
                         child_value += column_value(board, c, weights)
                 else:
+                    child_key = _moved_key(key, hashes, board, a, card_keys, stock_part)
                     child_value = value - weights[W_REMOVED] * (board[NREMOVED] - removed)
-                    child_key = key
                     for c in (a >> 12, (a >> 8) & 15):
-                        h = column_zobrist(board, c, card_keys, 0) ^ \
-                            stock_part[board[NSTOCK] // 10, c]
-                        child_key ^= _placed(hashes[c], c) ^ _placed(h, c)
                         child_value += column_value(board, c, weights) - values[c]
                 slot = _slot(table, keys, child_key)
                 if table[slot] >= 0:
@@ -323,8 +320,8 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
                 if 2 * n_nodes > table.shape[0]:
                     table = _rebuild(keys, n_nodes, 2 * table.shape[0])
             elif cand == guide_cand:
-                # the known line's child was reached from another parent too
-                # (this layer's, or at most as deep): check it is the same
+                # the known line's child was reached from another parent of
+                # this layer too (kept earlier in this pass): check it is the same
                 unpack(packed[c_parent[cand]], board)
                 apply_action(board, c_action[cand], undo)
                 if not _same_position(packed, x, board, scratch):
@@ -357,6 +354,17 @@ def _key(board, hashes):
     key = np.uint64(board[NSTOCK])
     for c in range(N_COLS):
         key ^= _placed(hashes[c], c)
+    return key
+
+
+@njit(**JIT)
+def _moved_key(key, hashes, board, action, card_keys, stock_part):
+    """The key of ``board`` just after the move ``action`` from a position with
+    ``key`` and column hashes ``hashes``: only the two columns it touched change."""
+    level = board[NSTOCK] // 10
+    for c in (action >> 12, (action >> 8) & 15):
+        now = column_zobrist(board, c, card_keys, 0) ^ stock_part[level, c]
+        key ^= _placed(hashes[c], c) ^ _placed(now, c)
     return key
 
 
