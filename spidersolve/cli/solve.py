@@ -38,7 +38,7 @@ def line_in_words(game: Game, line) -> list[str]:
 @words_option
 @click.option("--shorten", is_flag=True,
               help="Look for a shorter winning line after the search (a beam search seeded "
-                   "with the line; typically 1-3 s more).")
+                   "with the line; typically half a second more).")
 @json_option
 def solve_command(source, after, nodes, words, shorten, as_json):
     """Prove SOURCE won (with a winning line), lost, or say unknown.
