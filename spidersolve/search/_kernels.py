@@ -533,6 +533,7 @@ def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, res
         # the columns' hashes and terms, so that a move's child costs only
         # the two columns it touched
         node_level = board[NSTOCK] // 10
+        node_terms[:] = 0  # features(board, False) from the columns' terms
         for c in range(N_COLS):
             col_lo[c] = column_zobrist(board, c, card_keys, 0) ^ parts[0, node_level, c]
             col_hi[c] = column_zobrist(board, c, card_keys, 1) ^ parts[1, node_level, c]
@@ -543,7 +544,14 @@ def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, res
             col_terms[c, 3] = e
             col_terms[c, 4] = u
             col_terms[c, 5] = o
-        features(board, False, node_terms)
+            node_terms[W_FACE_DOWN] += f
+            node_terms[W_BREAK] += b
+            node_terms[W_MIXED] += m
+            node_terms[W_EMPTY] += e
+            node_terms[W_BURIED] += u
+            node_terms[W_LOOSE] += o
+        node_terms[W_REMOVED] = -board[NREMOVED]
+        node_terms[W_DEAL_LEFT] = node_level
         node_lo = ent_lo[entry]
         node_hi = ent_hi[entry]
         count = gen_actions(board, relaxed, actions)
