@@ -137,6 +137,33 @@ def test_beam_cuts_a_detour_put_into_a_line():
     pytest.fail("no reversible action along the line")
 
 
+def test_beam_cuts_many_detours_within_a_small_budget():
+    """Each detour met is a shortcut; the beam goes on from the layer of the
+    position met, not from the root, so many detours cost little budget."""
+    from spidersolve.search.solver import shorten_line
+
+    start = Game.start(_code(4, 3))
+    line = list(solve(start).line)
+    longer, detours = [], 0
+    for i, step in enumerate(line):
+        position = replay(start.position, line[:i]).position
+        if i % 10 == 5:
+            for action in legal_actions(position):
+                if action.n_cards == 0:
+                    continue
+                moved = apply(position, action)[0]
+                back = Action(action.dst, action.src, action.n_cards)
+                if back in legal_actions(moved) and apply(moved, back)[0] == position:
+                    longer += [action, back]
+                    detours += 1
+                    break
+        longer.append(step)
+    assert detours >= 8 and replay(start.position, longer).won
+    short = shorten_line(start, longer, width=1, nodes=20 * len(longer))
+    assert len(short) <= len(line)
+    assert replay(start.position, short).won
+
+
 def test_unknown_when_the_limit_runs_out():
     result = solve(_code(4, 1001), nodes=50)
     assert result.verdict == "unknown" and result.nodes == 50 and result.line is None

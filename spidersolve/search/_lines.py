@@ -175,6 +175,10 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
     n_nodes = 1
     layer_lo = 0
     layer_hi = 1
+    layer_start = np.zeros(n_line + 2, np.int64)  # the first node of each depth
+    layer_start[1] = 1
+    restart_depth = 0
+    restart_guide = 0
     guide = 0  # the node of the known line's position at this depth
     expanded = 0
     depth = 0
@@ -237,6 +241,8 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
                         best = k + rest
                         out[:best] = path[:best]
                         restart = True
+                        restart_depth = k
+                        restart_guide = seen
                         undo_action(board, undo)
                         break
                     undo_action(board, undo)
@@ -268,14 +274,15 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
             out[:best] = path[:best]
             break
         if restart:
-            # a shortcut was taken: start again from the root with the new line
-            layer_lo = 0
-            layer_hi = 1
-            n_nodes = 1
-            table[:] = -1
-            table[_slot(table, keys, keys[0])] = 0
-            guide = 0
-            depth = 0
+            # a shortcut was taken: the new line runs through kept nodes up
+            # to the position it met (at restart_depth <= depth); start again
+            # from that layer, with that position as the guide
+            depth = restart_depth
+            layer_lo = layer_start[depth]
+            layer_hi = layer_start[depth + 1]
+            n_nodes = layer_hi
+            table = _rebuild(keys, n_nodes, table.shape[0])
+            guide = restart_guide
             continue
         # keep the best ``width`` of each level, and the known line's child
         order = np.argsort(c_key[:n_cand])
@@ -334,6 +341,7 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
         layer_lo = new_lo
         layer_hi = n_nodes
         depth += 1
+        layer_start[depth + 1] = n_nodes
     stats[0] = expanded
     return best
 
