@@ -7,8 +7,8 @@ d actions. So a win turns up at a depth no greater than the known line's,
 and sooner whenever some kept position leads to one sooner. A position kept
 in an earlier layer is not kept again (its shortest path is known); when
 the known line passes through such a position, the line is cut short there
-at once (a shortcut). The caller replays the result with the reference
-rules.
+at once (a shortcut), and the beam goes on from that position's layer with
+the new line. The caller replays the result with the reference rules.
 """
 
 import numpy as np
