@@ -427,28 +427,11 @@ def pack(board, out):
     out[27] = board[SCORE] >> 8
     # the cards, 6 bits each from bit 0 of byte 28 on, streamed through an
     # accumulator, low bits first, a byte written at a time
-    acc = 0
-    n_bits = 0
-    at = 28
+    acc, n_bits, at = 0, 0, 28
     for c in range(N_COLS):
-        base = c * CAP
-        for i in range(board[LEN + c]):
-            acc |= np.int64(board[base + i]) << n_bits
-            n_bits += 6
-            if n_bits >= 8:
-                out[at] = acc & 255
-                acc >>= 8
-                n_bits -= 8
-                at += 1
-    first = STOCK + 50 - board[NSTOCK]
-    for i in range(board[NSTOCK]):
-        acc |= np.int64(board[first + i]) << n_bits
-        n_bits += 6
-        if n_bits >= 8:
-            out[at] = acc & 255
-            acc >>= 8
-            n_bits -= 8
-            at += 1
+        acc, n_bits, at = _pack_cards(board, c * CAP, board[LEN + c], out, acc, n_bits, at)
+    acc, n_bits, at = _pack_cards(board, STOCK + 50 - board[NSTOCK], board[NSTOCK], out, acc,
+                                  n_bits, at)
     if n_bits > 0:
         out[at] = acc
         at += 1
@@ -457,34 +440,49 @@ def pack(board, out):
 
 
 @njit(**JIT)
-def unpack(packed, board):
-    """Rebuild the working board from its packed form."""
-    acc = 0
-    n_bits = 0
-    at = 28
-    for c in range(N_COLS):
-        board[LEN + c] = packed[c]
-        board[FD + c] = packed[10 + c]
-        base = c * CAP
-        for i in range(packed[c]):
-            if n_bits < 6:
-                acc |= np.int64(packed[at]) << n_bits
-                at += 1
-                n_bits += 8
-            board[base + i] = acc & 63
-            acc >>= 6
-            n_bits -= 6
-    n_stock = packed[20]
-    board[NSTOCK] = n_stock
-    first = STOCK + 50 - n_stock
-    for i in range(n_stock):
+def _pack_cards(board, start, count, out, acc, n_bits, at):
+    """Stream board[start:start + count] into ``out`` at 6 bits a card.
+
+    ``acc`` holds ``n_bits`` bits not yet written, ``at`` is the next byte
+    of ``out``; returns them after these cards (low bits first).
+    """
+    for i in range(start, start + count):
+        acc |= np.int64(board[i]) << n_bits
+        n_bits += 6
+        if n_bits >= 8:
+            out[at] = acc & 255
+            acc >>= 8
+            n_bits -= 8
+            at += 1
+    return acc, n_bits, at
+
+
+@njit(**JIT)
+def _unpack_cards(packed, board, start, count, acc, n_bits, at):
+    """Read ``count`` 6-bit cards from ``packed`` into board[start:]; the inverse
+    of ``_pack_cards`` (same accumulator state in and out)."""
+    for i in range(start, start + count):
         if n_bits < 6:
             acc |= np.int64(packed[at]) << n_bits
             at += 1
             n_bits += 8
-        board[first + i] = acc & 63
+        board[i] = acc & 63
         acc >>= 6
         n_bits -= 6
+    return acc, n_bits, at
+
+
+@njit(**JIT)
+def unpack(packed, board):
+    """Rebuild the working board from its packed form."""
+    acc, n_bits, at = 0, 0, 28
+    for c in range(N_COLS):
+        board[LEN + c] = packed[c]
+        board[FD + c] = packed[10 + c]
+        acc, n_bits, at = _unpack_cards(packed, board, c * CAP, packed[c], acc, n_bits, at)
+    n_stock = packed[20]
+    board[NSTOCK] = n_stock
+    _unpack_cards(packed, board, STOCK + 50 - n_stock, n_stock, acc, n_bits, at)
     board[NREMOVED] = packed[21]
     bits = np.int32(packed[22]) | (np.int32(packed[23]) << 8)
     for r in range(8):
