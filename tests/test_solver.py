@@ -115,6 +115,18 @@ def test_beam_shortening_with_the_default_width_saves_moves():
     assert replay(start.position, short).won
 
 
+def _detour(position):
+    """A move and the move that takes it back to ``position``, or None."""
+    for action in legal_actions(position):
+        if action.n_cards == 0:
+            continue
+        moved = apply(position, action)[0]
+        back = Action(action.dst, action.src, action.n_cards)
+        if back in legal_actions(moved) and apply(moved, back)[0] == position:
+            return [action, back]
+    return None
+
+
 def test_beam_cuts_a_detour_put_into_a_line():
     """A line made longer on purpose (a card moved away and back) comes back short."""
     from spidersolve.search.solver import shorten_line
@@ -122,18 +134,13 @@ def test_beam_cuts_a_detour_put_into_a_line():
     start = Game.start(_code(1, 0))
     line = list(solve(start).line)
     for i in range(len(line)):
-        position = replay(start.position, line[:i]).position
-        for action in legal_actions(position):
-            if action.n_cards == 0:
-                continue
-            moved = apply(position, action)[0]
-            back = Action(action.dst, action.src, action.n_cards)
-            if back in legal_actions(moved) and apply(moved, back)[0] == position:
-                longer = line[:i] + [action, back] + line[i:]
-                assert replay(start.position, longer).won
-                short = shorten_line(start, longer, width=1)
-                assert len(short) <= len(line)
-                return
+        detour = _detour(replay(start.position, line[:i]).position)
+        if detour:
+            longer = line[:i] + detour + line[i:]
+            assert replay(start.position, longer).won
+            short = shorten_line(start, longer, width=1)
+            assert len(short) <= len(line)
+            return
     pytest.fail("no reversible action along the line")
 
 
@@ -146,17 +153,10 @@ def test_beam_cuts_many_detours_within_a_small_budget():
     line = list(solve(start).line)
     longer, detours = [], 0
     for i, step in enumerate(line):
-        position = replay(start.position, line[:i]).position
-        if i % 10 == 5:
-            for action in legal_actions(position):
-                if action.n_cards == 0:
-                    continue
-                moved = apply(position, action)[0]
-                back = Action(action.dst, action.src, action.n_cards)
-                if back in legal_actions(moved) and apply(moved, back)[0] == position:
-                    longer += [action, back]
-                    detours += 1
-                    break
+        detour = _detour(replay(start.position, line[:i]).position) if i % 10 == 5 else None
+        if detour:
+            longer += detour
+            detours += 1
         longer.append(step)
     assert detours >= 8 and replay(start.position, longer).won
     short = shorten_line(start, longer, width=1, nodes=20 * len(longer))
