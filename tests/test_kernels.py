@@ -439,7 +439,7 @@ def test_a_moves_hash_terms_and_beam_key_updated_from_two_columns_equal_a_full_r
     hashes = np.empty(10, np.uint64)
     values = np.empty(10, np.int64)
     L._node_columns(board, -1, -1, hashes, values, CARD_KEYS, parts[0], row)
-    key = np.uint64(L._key(board, hashes))
+    key = np.uint64(K.combine_exact(hashes, board, 0))
     assert key == K.zobrist_hash(board, CARD_KEYS, STOCK_KEYS, 0)
     for action in legal_actions(pos):
         if action.n_cards == 0:

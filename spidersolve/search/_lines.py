@@ -15,11 +15,11 @@ import numpy as np
 from numba import njit
 
 from ..state._kernels import (DEAL, FD, JIT, LEN, MAX_ACTIONS, N_COLS, NREMOVED, NSTOCK,
-                              UNDO_SIZE, _mix, apply_action, column_zobrist, gen_actions, pack,
-                              undo_action, unpack)
+                              UNDO_SIZE, apply_action, column_zobrist, combine_exact, gen_actions,
+                              pack, placed_hash, undo_action, unpack)
 from ._kernels import (PACKED_SIZE, W_BREAK, W_BURIED, W_DEAL_LEFT, W_EMPTY, W_FACE_DOWN,
-                       W_LOOSE, W_MIXED, W_REMOVED, _grow, column_terms, first_empty_column,
-                       is_spare, splits_run, stock_parts)
+                       W_LOOSE, W_MIXED, W_REMOVED, _grow, _tt_rebuild, _tt_slot, column_terms,
+                       first_empty_column, is_spare, splits_run, stock_parts)
 
 
 @njit(**JIT)
@@ -85,32 +85,6 @@ def _board_value(board, col_value, weights):
 
 
 @njit(**JIT)
-def _placed(col_hash, c):
-    """Column c's hash mixed with its place (a term of the exact position key)."""
-    return _mix(col_hash + np.uint64(c + 1) * np.uint64(0x9E3779B97F4A7C15), 0)
-
-
-@njit(**JIT)
-def _slot(table, keys, key):
-    """The slot of the node with ``key``, or the free slot where it goes."""
-    mask = table.shape[0] - 1
-    i = np.int64(key & np.uint64(mask))
-    while True:
-        other = table[i]
-        if other < 0 or keys[other] == key:
-            return i
-        i = (i + 1) & mask
-
-
-@njit(**JIT)
-def _rebuild(keys, n, size):
-    table = np.full(size, -1, np.int32)
-    for x in range(n):
-        table[_slot(table, keys, keys[x])] = x
-    return table
-
-
-@njit(**JIT)
 def _same_position(nodes, x, board, scratch):
     """True if kept node ``x`` holds the same columns and stock as ``board``."""
     pack(board, scratch)
@@ -147,6 +121,8 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
     actions = np.empty(MAX_ACTIONS, np.int32)
     path = np.empty(n_line + 1, np.int32)
     scratch = np.zeros(PACKED_SIZE, np.uint8)
+    deal_hash = np.empty(N_COLS, np.uint64)  # a deal's child: its columns
+    deal_value = np.empty(N_COLS, np.int64)
     stock_part = stock_parts(root, stock_keys)[0]
 
     # kept nodes
@@ -157,7 +133,7 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
     keys = np.empty(cap, np.uint64)
     col_hash = np.empty((cap, N_COLS), np.uint64)
     col_value = np.empty((cap, N_COLS), np.int64)
-    table = np.full(1 << 13, -1, np.int32)  # kept nodes by key
+    table = np.full(1 << 13, -1, np.int32)
     # candidates of one layer
     c_cap = 1 << 12
     c_key = np.empty(c_cap, np.int64)  # value << 32 | candidate number
@@ -170,8 +146,9 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
     parent[0] = -1
     action[0] = 0
     _node_columns(board, -1, -1, col_hash[0], col_value[0], card_keys, stock_part, weights)
-    keys[0] = _key(board, col_hash[0])
-    table[_slot(table, keys, keys[0])] = 0
+    keys[0] = combine_exact(col_hash[0], board, 0)
+    # kept nodes by key: the search's table, with one 64-bit key in both halves
+    table[_tt_slot(table, keys, keys, keys[0], keys[0])] = 0
     n_nodes = 1
     layer_lo = 0
     layer_hi = 1
@@ -210,21 +187,17 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
                     won_action = a
                     undo_action(board, undo)
                     break
-                if a == DEAL:
-                    child_value = -weights[W_REMOVED] * board[NREMOVED] + \
-                        weights[W_DEAL_LEFT] * (board[NSTOCK] // 10)
-                    child_key = np.uint64(board[NSTOCK])
-                    for c in range(N_COLS):
-                        h = column_zobrist(board, c, card_keys, 0) ^ \
-                            stock_part[board[NSTOCK] // 10, c]
-                        child_key ^= _placed(h, c)
-                        child_value += column_value(board, c, weights)
+                if a == DEAL:  # every column changed
+                    _node_columns(board, -1, -1, deal_hash, deal_value, card_keys, stock_part,
+                                  weights)
+                    child_key = combine_exact(deal_hash, board, 0)
+                    child_value = _board_value(board, deal_value, weights)
                 else:
                     child_key = _moved_key(key, hashes, board, a, card_keys, stock_part)
                     child_value = value - weights[W_REMOVED] * (board[NREMOVED] - removed)
                     for c in (a >> 12, (a >> 8) & 15):
                         child_value += column_value(board, c, weights) - values[c]
-                slot = _slot(table, keys, child_key)
+                slot = _tt_slot(table, keys, keys, child_key, child_key)
                 if table[slot] >= 0:
                     if on_line:
                         # the known line comes back to a position kept at
@@ -281,7 +254,7 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
             layer_lo = layer_start[depth]
             layer_hi = layer_start[depth + 1]
             n_nodes = layer_hi
-            table = _rebuild(keys, n_nodes, table.shape[0])
+            table = _tt_rebuild(keys, keys, n_nodes, table.shape[0])
             guide = restart_guide
             continue
         # keep the best ``width`` of each level, and the known line's child
@@ -294,7 +267,7 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
             lvl = c_level[cand]
             if taken[lvl] >= width and cand != guide_cand:
                 continue
-            slot = _slot(table, keys, c_hash[cand])
+            slot = _tt_slot(table, keys, keys, c_hash[cand], c_hash[cand])
             x = table[slot]
             if x < 0:
                 taken[lvl] += 1
@@ -325,7 +298,7 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
                                   card_keys, stock_part, weights)
                 table[slot] = x
                 if 2 * n_nodes > table.shape[0]:
-                    table = _rebuild(keys, n_nodes, 2 * table.shape[0])
+                    table = _tt_rebuild(keys, keys, n_nodes, 2 * table.shape[0])
             elif cand == guide_cand:
                 # the known line's child was reached from another parent of
                 # this layer too (kept earlier in this pass): check it is the same
@@ -357,22 +330,13 @@ def _node_columns(board, src, dst, hashes, values, card_keys, stock_part, weight
 
 
 @njit(**JIT)
-def _key(board, hashes):
-    """The exact 64-bit key of ``board`` from its columns' hashes."""
-    key = np.uint64(board[NSTOCK])
-    for c in range(N_COLS):
-        key ^= _placed(hashes[c], c)
-    return key
-
-
-@njit(**JIT)
 def _moved_key(key, hashes, board, action, card_keys, stock_part):
     """The key of ``board`` just after the move ``action`` from a position with
     ``key`` and column hashes ``hashes``: only the two columns it touched change."""
     level = board[NSTOCK] // 10
     for c in (action >> 12, (action >> 8) & 15):
         now = column_zobrist(board, c, card_keys, 0) ^ stock_part[level, c]
-        key ^= _placed(hashes[c], c) ^ _placed(now, c)
+        key ^= placed_hash(hashes[c], c, 0) ^ placed_hash(now, c, 0)
     return key
 
 

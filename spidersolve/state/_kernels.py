@@ -356,11 +356,18 @@ def canonical_hash(board, card_keys, stock_keys, variant):
 
 
 @njit(**JIT)
+def placed_hash(col_hash, c, variant):
+    """Column c's hash mixed with its place: one term of ``combine_exact``."""
+    return _mix(col_hash + np.uint64(c + 1) * np.uint64(0x9E3779B97F4A7C15), variant)
+
+
+@njit(**JIT)
 def combine_exact(col_hashes, board, variant):
-    """The exact hash from the columns' hashes: each column in its place."""
+    """The exact hash from the columns' hashes: each column in its place (an XOR
+    of ``placed_hash`` terms, so a move can swap the terms of its columns)."""
     h = np.uint64(board[NSTOCK])
     for c in range(N_COLS):
-        h ^= _mix(col_hashes[c] + np.uint64(c + 1) * np.uint64(0x9E3779B97F4A7C15), variant)
+        h ^= placed_hash(col_hashes[c], c, variant)
     return h
 
 
