@@ -30,7 +30,7 @@ from numba import njit
 
 from ..state._kernels import (CAP, DEAL, FD, JIT, LEN, MAX_ACTIONS, N_COLS, NREMOVED, NSTOCK,
                               UNDO_SIZE, _mix, apply_action, column_stock_hash, column_zobrist,
-                              gen_actions, pack, undo_action, unpack)
+                              combine, gen_actions, pack, undo_action, unpack)
 
 PRIORITY_OFFSET = 1 << 30
 ENTRY_MASK = 0xFFFFFFFF  # equal priorities: the newest entry first
@@ -61,6 +61,22 @@ WON, LOST, UNKNOWN = 1, 2, 0
 
 
 @njit(**JIT)
+def _follows(lower, upper):
+    """True if card ``upper`` lies on ``lower`` in a same-suit run."""
+    return (lower >> 4) == (upper >> 4) and (lower & 15) == (upper & 15) + 1
+
+
+@njit(**JIT)
+def _run_down(board, c, i):
+    """How many face-up cards of column c, from index i down, form one same-suit run."""
+    base = c * CAP
+    k = 1
+    while i - k >= board[FD + c] and _follows(board[base + i - k], board[base + i - k + 1]):
+        k += 1
+    return k
+
+
+@njit(**JIT)
 def _good_moves(board):
     """Columns whose same-suit run on top fits on another column's top card."""
     # per column: the top card, and the bottom card of the same-suit run on top
@@ -72,13 +88,7 @@ def _good_moves(board):
             continue
         base = c * CAP
         top_card[c] = board[base + length - 1]
-        run_bottom[c] = top_card[c]
-        for i in range(length - 1, board[FD + c], -1):
-            lower = board[base + i - 1]
-            if (lower & 15) != (board[base + i] & 15) + 1 or \
-                    (lower >> 4) != (board[base + i] >> 4):
-                break
-            run_bottom[c] = lower
+        run_bottom[c] = board[base + length - _run_down(board, c, length - 1)]
     good = 0
     for c in range(N_COLS):
         if top_card[c] == 0:
@@ -187,22 +197,6 @@ def first_empty_column(board):
 
 
 @njit(**JIT)
-def _follows(lower, upper):
-    """True if card ``upper`` lies on ``lower`` in a same-suit run."""
-    return (lower >> 4) == (upper >> 4) and (lower & 15) == (upper & 15) + 1
-
-
-@njit(**JIT)
-def _run_down(board, c, i):
-    """How many face-up cards of column c, from index i down, form one same-suit run."""
-    base = c * CAP
-    k = 1
-    while i - k >= board[FD + c] and _follows(board[base + i - k], board[base + i - k + 1]):
-        k += 1
-    return k
-
-
-@njit(**JIT)
 def splits_run(board, action):
     """1 if the move splits a same-suit run and the run its cards are part of
     is not longer where they land (KPatience's beam leaves such moves out).
@@ -259,14 +253,12 @@ def stock_parts(root, stock_keys):
 
 
 @njit(**JIT)
-def _canonical(board, card_keys, parts, variant):
-    """``canonical_hash`` of ``board``, with the stock's shares from ``stock_parts``."""
-    h = _mix(np.uint64(board[NSTOCK]) + np.uint64(0x5851F42D4C957F2D), variant)
+def _column_hashes(board, card_keys, parts, variant, out):
+    """Each column's ``column_hash`` (``variant``) into ``out``, the stock's
+    shares taken from ``stock_parts``; ``combine`` makes the canonical hash."""
     level = board[NSTOCK] // 10
     for c in range(N_COLS):
-        h += _mix(column_zobrist(board, c, card_keys, variant) ^ parts[variant, level, c],
-                  variant)
-    return h
+        out[c] = column_zobrist(board, c, card_keys, variant) ^ parts[variant, level, c]
 
 
 @njit(**JIT)
@@ -425,6 +417,8 @@ def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, res
     col_lo = np.empty(N_COLS, np.uint64)
     col_hi = np.empty(N_COLS, np.uint64)
     col_terms = np.empty((N_COLS, 6), np.int64)
+    deal_lo = np.empty(N_COLS, np.uint64)  # a deal's child: its columns' hashes
+    deal_hi = np.empty(N_COLS, np.uint64)
     parts = stock_parts(root, stock_keys)
 
     node_cap = min(node_limit, 1 << 16) + 1
@@ -456,8 +450,10 @@ def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, res
     given = np.zeros((6 * n_heuristics, 256), np.int32)  # beam heaps: given out per depth
     dropped = False
 
-    ent_lo[0] = _canonical(board, card_keys, parts, 0)
-    ent_hi[0] = _canonical(board, card_keys, parts, 1)
+    _column_hashes(board, card_keys, parts, 0, col_lo)
+    _column_hashes(board, card_keys, parts, 1, col_hi)
+    ent_lo[0] = combine(col_lo, board, 0)
+    ent_hi[0] = combine(col_hi, board, 1)
     _tt_insert(table, ent_lo, ent_hi, 0)
     ent_parent[0] = -1
     ent_action[0] = 0
@@ -533,10 +529,10 @@ def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, res
         # the columns' hashes and terms, so that a move's child costs only
         # the two columns it touched
         node_level = board[NSTOCK] // 10
+        _column_hashes(board, card_keys, parts, 0, col_lo)
+        _column_hashes(board, card_keys, parts, 1, col_hi)
         node_terms[:] = 0  # features(board, False) from the columns' terms
         for c in range(N_COLS):
-            col_lo[c] = column_zobrist(board, c, card_keys, 0) ^ parts[0, node_level, c]
-            col_hi[c] = column_zobrist(board, c, card_keys, 1) ^ parts[1, node_level, c]
             f, b, m, e, u, o = column_terms(board, c)
             col_terms[c, 0] = f
             col_terms[c, 1] = b
@@ -577,8 +573,10 @@ def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, res
             if 2 * (n_entries + 1) > table.shape[0]:
                 table = _tt_rebuild(ent_lo, ent_hi, n_entries, 2 * table.shape[0])
             if action == DEAL:
-                ent_lo[n_entries] = _canonical(board, card_keys, parts, 0)
-                ent_hi[n_entries] = _canonical(board, card_keys, parts, 1)
+                _column_hashes(board, card_keys, parts, 0, deal_lo)
+                _column_hashes(board, card_keys, parts, 1, deal_hi)
+                ent_lo[n_entries] = combine(deal_lo, board, 0)
+                ent_hi[n_entries] = combine(deal_hi, board, 1)
             else:
                 ent_lo[n_entries] = _moved_hash(node_lo, col_lo, board, action, card_keys,
                                                 parts, 0)
