@@ -9,7 +9,8 @@ import click
 from ..errors import SpiderError
 from ..stats.batch import (make_backend, parse_deals, parse_rules, parse_suits, plan,
                            run_batch, settings)
-from ..search.solver import MAX_NODES
+from ..search.honest import HONEST_SAMPLES
+from ..search.solver import DEFAULT_NODES, MAX_NODES
 from .options import announce_compile
 
 
@@ -35,8 +36,17 @@ def node_count(text: str, option: str = "--nodes") -> int:
                    "--source pysol, PySolFC game numbers.")
 @click.option("--source", type=click.Choice(["code", "pysol"]), default="code",
               show_default=True, help="SP1 game codes, or PySolFC games (classic rules).")
-@click.option("--nodes", default="1000000", show_default=True, metavar="N",
-              help="Node limit per deal (positions expanded).")
+@click.option("--nodes", default=None, metavar="N",
+              help="Node limit per deal (positions expanded) [default: 1000000; with "
+                   "--player honest, per sample search, by suits].")
+@click.option("--player", type=click.Choice(["solver", "honest"]), default="solver",
+              show_default=True,
+              help="solver: prove each deal with full knowledge. honest: play each deal with "
+                   "the honest player, who sees only what a player sees (SPEC section 11).")
+@click.option("--samples", type=click.IntRange(1, 10_000), default=None, metavar="N",
+              help="--player honest: samples of the hidden cards per decision [default: 8].")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
+              help="--player honest: the seed of the samples.")
 @click.option("--out", default="results", show_default=True, type=click.Path(file_okay=False),
               help="Results directory (created; a rerun skips deals already done).")
 @click.option("--workers", type=int, default=None, metavar="N",
@@ -46,22 +56,32 @@ def node_count(text: str, option: str = "--nodes") -> int:
 @click.option("--chunk", type=int, default=None, metavar="N",
               help="Deals per chunk (one part file each) [default: from deals and workers].")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
-def batch(suits, rules, deals, source, nodes, out, workers, scheduler, chunk, quiet):
+def batch(suits, rules, deals, source, nodes, player, samples, seed, out, workers, scheduler,
+          chunk, quiet):
     """Solve every deal of a range under each setting; write one row per deal.
 
     Rows go to Parquet files in OUT (see docs/batch.md). Run the same command
     again to finish an interrupted run: deals already done are skipped.
     """
     suit_list, rule_list = parse_suits(suits), parse_rules(rules)
-    deal_list, limit = parse_deals(deals), node_count(nodes)
+    deal_list = parse_deals(deals)
+    if nodes is None:
+        limit = DEFAULT_NODES if player == "solver" else None
+    else:
+        limit = node_count(nodes)
     if chunk is not None and chunk < 1:
         raise SpiderError(f"--chunk: at least 1 deal per chunk, not {chunk}")
-    tasks = plan(source, suit_list, rule_list, deal_list, limit)
+    if player == "solver" and (samples is not None or seed):
+        raise SpiderError("--samples and --seed are for --player honest")
+    samples = HONEST_SAMPLES if samples is None else samples
+    tasks = plan(source, suit_list, rule_list, deal_list, limit, player, samples, seed)
     backend = make_backend(workers, scheduler)
     meta = {"command": "spidersolve " + " ".join(sys.argv[1:]) if sys.argv else "",
             "source": source, "suits": suit_list, "rules": rule_list, "deals": deals,
             "settings": [f"{s.suits} {s.rules}" for s in settings(source, suit_list, rule_list)],
-            "node_limit": limit, "backend": backend.name,
+            "node_limit": limit, "player": player,
+            "samples": samples if player == "honest" else None,
+            "seed": seed if player == "honest" else None, "backend": backend.name,
             "workers": getattr(backend, "slots", 1) if not scheduler else None,
             "scheduler": scheduler}
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from ..search import DEFAULT_NODES, HINT_NODES, hint, solve
+from ..search.honest import DEFAULT_SEED, HONEST_NODES, HONEST_SAMPLES, default_workers
 from ..search.solver import MAX_NODES
 from ..state import Game, line_text
 from .options import (after_option, announce_compile, echo_json, json_option,
@@ -68,20 +69,45 @@ def solve_command(source, after, nodes, words, shorten, as_json):
         click.echo(f"no proof within {nodes} nodes: try a larger --nodes")
 
 
+def honest_options(fn):
+    """--samples and --seed, shared by the honest commands."""
+    fn = click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=DEFAULT_SEED,
+                      show_default=True,
+                      help="Seed of the samples of the hidden cards (honest play).")(fn)
+    return click.option("--samples", type=click.IntRange(1, 10_000), default=HONEST_SAMPLES,
+                        show_default=True,
+                        help="Samples of the hidden cards per decision (honest play).")(fn)
+
+
 @click.command("hint")
 @source_argument
 @after_option
-@_nodes_option(HINT_NODES)
+@click.option("--nodes", type=click.IntRange(min=1, max=MAX_NODES), default=None,
+              help=f"Node limit: positions expanded. [default: {HINT_NODES}; honest: per "
+                   "sample, " + ", ".join(f"{n} for {s} suit{'s' if s > 1 else ''}"
+                                          for s, n in HONEST_NODES.items()) + "]")
 @click.option("--line", "show_line", is_flag=True, help="Print the whole winning line.")
+@click.option("--honest", is_flag=True,
+              help="Advise from what a player sees only: face-down and stock cards hidden. "
+                   "Always on for a position with unknown cards (??).")
+@honest_options
 @json_option
-def hint_command(source, after, nodes, show_line, as_json):
+def hint_command(source, after, nodes, show_line, honest, samples, seed, as_json):
     """The next action to play: the first action of a proven winning line.
 
     Use --after with the actions already played from SOURCE to get a hint in
-    the middle of a game.
+    the middle of a game. With --honest, or for a position with unknown
+    cards (??), the hint sees only what a player sees: it samples the hidden
+    cards and solves the samples (status honest, with the share of samples
+    won after the action).
     """
-    game = _prepare(source, after)
-    result = hint(game, nodes=nodes)
+    game, _name = start_game(source, after)
+    if honest or game.position.has_unknown:
+        announce_compile()
+        _honest_hint(game, nodes, samples, seed, as_json)
+        return
+    announce_compile()
+    result = hint(game, nodes=nodes or HINT_NODES)
     if as_json:
         echo_json(result.as_dict())
         return
@@ -101,8 +127,32 @@ def hint_command(source, after, nodes, show_line, as_json):
             click.echo("line: " + line_text(result.line))
     else:
         click.echo(f"{result.action.text()}: {result.words}")
-        click.echo(f"unproven: no winning line found within {nodes} nodes; this is the "
-                   "search's best guess. Try a larger --nodes.")
+        click.echo(f"unproven: no winning line found within {nodes or HINT_NODES} nodes; "
+                   "this is the search's best guess. Try a larger --nodes.")
+
+
+def _honest_hint(game, nodes, samples, seed, as_json) -> None:
+    from ..search.honest import advise
+    from ..state.visible import visible_of
+
+    result = advise(visible_of(game.position), samples=samples, seed=seed, nodes=nodes,
+                    workers=default_workers())
+    if as_json:
+        echo_json(result.as_dict())
+        return
+    if result.status == "won":
+        click.echo("the game is already won")
+        return
+    if result.status == "stuck":
+        click.echo("no legal action is left: the game is lost")
+        return
+    click.echo(f"{result.action.text()}: {result.words}")
+    click.echo(f"honest: {result.wins} of {result.scored} samples won after it "
+               f"({100 * result.win_estimate:.0f}%); {result.samples} samples of the hidden "
+               f"cards, {result.candidates} candidate{'s' if result.candidates != 1 else ''}, "
+               f"{result.nodes} nodes, {result.seconds:.2f} s")
+    if len(result.plan) > 1:
+        click.echo(f"plan: {line_text(result.plan)} (up to the first card it turns up)")
 
 
 COMMANDS = [solve_command, hint_command]

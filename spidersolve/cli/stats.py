@@ -9,6 +9,7 @@ import click
 
 from ..errors import SpiderError
 from ..stats.hints import hints_frame
+from ..stats.honest import honest_render, honest_summary, split_players
 from ..stats.store import load_results
 from ..stats.winrates import DEFAULT_BY, parse_budgets, parse_by, render, stats_flat, stats_json
 
@@ -33,24 +34,39 @@ def stats(results, by, budgets, as_json, as_csv, plot):
 
     Per group: deals, won, lost, unknown; the win rate's lower bound won/N
     with its Wilson 95% interval and its upper bound 1 - lost/N; median and
-    95th percentile of nodes and seconds over all deals.
+    95th percentile of nodes and seconds over all deals. Games of the honest
+    player (batch --player honest) get their own table: the honest win rate
+    with its Wilson interval beside the full-knowledge verdicts of the same
+    deals, and the deals won with full knowledge but lost honestly.
     """
     if as_json and as_csv:
         raise SpiderError("--json and --csv: choose one")
     keys = parse_by(by)
     budget_list = parse_budgets(budgets)
-    frame = load_results(results)
+    frame, honest = split_players(load_results(results))
     if as_json:
-        click.echo(json.dumps(stats_json(frame, keys, budget_list), indent=1))
+        records = stats_json(frame, keys, budget_list) if not frame.empty else []
+        records += [{"player": "honest", **r} for r in honest_summary(honest_and(frame, honest))]
+        click.echo(json.dumps(records, indent=1))
     elif as_csv:
         click.echo(stats_flat(frame, keys, budget_list).to_csv(index=False), nl=False)
     else:
-        click.echo(render(frame, keys, budget_list))
+        parts = [render(frame, keys, budget_list)] if not frame.empty or honest.empty else []
+        if not honest.empty:
+            parts.append(honest_render(honest_and(frame, honest)))
+        click.echo("\n\n".join(parts))
     if plot:
         from ..stats.plots import save_plots
 
         paths = save_plots(frame, plot, keys)
         click.echo("plots: " + ", ".join(str(p) for p in paths), err=as_json or as_csv)
+
+
+def honest_and(solver, honest):
+    """Both players' rows again, for the honest table (it reads the solver's verdicts)."""
+    import pandas as pd
+
+    return pd.concat([solver, honest], ignore_index=True)
 
 
 @click.command("hints")

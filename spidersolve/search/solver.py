@@ -103,13 +103,18 @@ class _Search:
         codes = [int(self.result[3])] + self._codes_to(int(self.result[2]))
         return tuple(action_from_code(c) for c in reversed(codes))
 
-    def best_first_action(self) -> Action | None:
-        """The first action towards the best-valued position the search generated."""
+    def best_line(self) -> tuple[Action, ...]:
+        """The actions to the best-valued position the search generated (may be empty)."""
         entry = int(self.result[4])
         if entry <= 0:
-            return None
+            return ()
         codes = [int(self.ent_action[entry])] + self._codes_to(int(self.ent_parent[entry]))
-        return action_from_code(codes[-1])
+        return tuple(action_from_code(c) for c in reversed(codes))
+
+    def best_first_action(self) -> Action | None:
+        """The first action towards the best-valued position the search generated."""
+        line = self.best_line()
+        return line[0] if line else None
 
 
 def solve(source, nodes: int = DEFAULT_NODES, after: str = "", weights=None,

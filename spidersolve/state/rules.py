@@ -25,6 +25,19 @@ class IllegalAction(SpiderError):
     """An action that the rules refuse; the message gives the rule."""
 
 
+class HiddenCard(IllegalAction):
+    """A legal action that would turn up, or deal, a card that is not known (``??``).
+
+    ``col`` is the column (0..9) whose unknown face-down card would turn up,
+    or None when a deal would take unknown stock cards. Name the card first
+    (``state.visible.name_down`` / ``name_deal``), then play the action again.
+    """
+
+    def __init__(self, message: str, col: int | None):
+        super().__init__(message)
+        self.col = col
+
+
 class Action(NamedTuple):
     """A move of ``n_cards`` from column ``src`` to ``dst`` (0..9), or a deal.
 
@@ -180,6 +193,10 @@ def apply(pos: Position, action: Action) -> tuple[Position, list[int]]:
     up = [list(c) for c in pos.up]
     stock = list(pos.stock)
     if action.is_deal:
+        unknown = stock[:N_COLS].count(UNKNOWN)
+        if unknown:
+            raise HiddenCard(f"the deal would deal {unknown} unknown stock card"
+                             f"{'s' if unknown != 1 else ''}: name the ten cards first", None)
         for c in range(N_COLS):
             up[c].append(stock.pop(0))
     else:
@@ -205,8 +222,8 @@ def settle(down, up) -> list[int]:
                 changed = True
             if not up[c] and down[c]:
                 if down[c][-1] == UNKNOWN:
-                    raise IllegalAction(f"it would turn up an unknown card in column {c + 1}: "
-                                        "name the card first")
+                    raise HiddenCard(f"it would turn up an unknown card in column {c + 1}: "
+                                     "name the card first", c)
                 up[c].append(down[c].pop())
                 changed = True
     return removed

@@ -34,7 +34,7 @@ from typing import Callable, Iterable, Iterator
 from .. import __version__
 from ..errors import SpiderError
 from ..state.codes import MAX_DEAL, RULES, GameCode, PysolDeal
-from .store import ResultStore
+from .store import PLAYERS, ResultStore
 
 SOURCES = ("code", "pysol")
 MAX_PYSOL = 10**20 - 1
@@ -119,8 +119,11 @@ def settings(source: str, suits: Iterable[int], rules: Iterable[str]) -> list[Se
 
 @dataclass(frozen=True, order=True)
 class Task:
-    """One deal to solve. Sorts in the order of the results table."""
+    """One deal to solve (or to play, for the honest player). Sorts as the results table."""
 
+    player: str
+    samples: int
+    seed: int
     source: str
     suits: int
     rules: str
@@ -134,8 +137,8 @@ class Task:
         return GameCode(self.suits, self.rules, self.deal).text()
 
     @property
-    def key(self) -> tuple[str, str, int]:
-        return (self.source, self.code, self.node_limit)
+    def key(self) -> tuple:
+        return (self.source, self.code, self.node_limit, self.player, self.samples, self.seed)
 
     def position(self):
         if self.source == "pysol":
@@ -144,19 +147,39 @@ class Task:
 
 
 def plan(source: str, suits: Iterable[int], rules: Iterable[str], deals: Iterable[int],
-         nodes: int) -> list[Task]:
-    """Every task of a run, sorted, after checking the deal numbers and the limit."""
+         nodes: int | None, player: str = "solver", samples: int = 0,
+         seed: int = 0) -> list[Task]:
+    """Every task of a run, sorted, after checking the deal numbers and the limit.
+
+    ``player`` ``honest`` plays each deal with the honest player (SPEC 11):
+    ``nodes`` is then its budget per sample search (None: by the number of
+    suits), with ``samples`` per decision and ``seed``.
+    """
+    if player not in PLAYERS:
+        raise SpiderError(f"--player: '{player}' is not a player (solver or honest)")
+    if player == "solver":
+        samples = seed = 0
+        if nodes is None:
+            raise SpiderError("--nodes: a node limit is needed")
+    elif not 1 <= samples <= 10_000:
+        raise SpiderError(f"--samples: 1 .. 10000, not {samples}")
     deals = sorted(set(deals))
     if not deals:
         raise SpiderError("--deals: no deals given")
-    if nodes < 1:
+    if nodes is not None and nodes < 1:
         raise SpiderError(f"--nodes: the node limit must be at least 1, not {nodes}")
     low, high = (1, MAX_PYSOL) if source == "pysol" else (0, MAX_DEAL)
     for deal in (deals[0], deals[-1]):
         if not low <= deal <= high:
             what = "PySolFC game numbers" if source == "pysol" else "deal numbers"
             raise SpiderError(f"--deals: {what} run from {low} to {high}, not {deal}")
-    return sorted(Task(s.source, s.suits, s.rules, nodes, d)
+    if player == "honest":
+        from ..search.honest import HONEST_NODES
+
+        return sorted(Task(player, samples, seed, s.source, s.suits, s.rules,
+                           nodes or HONEST_NODES[s.suits], d)
+                      for s in settings(source, suits, rules) for d in deals)
+    return sorted(Task(player, 0, 0, s.source, s.suits, s.rules, nodes, d)
                   for s in settings(source, suits, rules) for d in deals)
 
 
@@ -172,7 +195,9 @@ def utc_now() -> str:
 
 
 def solve_task(task: Task, solver: Callable | None = None) -> dict:
-    """Solve one deal and return its result row."""
+    """Solve one deal (or play it, for the honest player) and return its result row."""
+    if task.player == "honest":
+        return play_task(task)
     solve = solver or _default_solver()
     result = solve(task.position(), nodes=task.node_limit)
     won = result.verdict == "won"
@@ -193,6 +218,31 @@ def solve_task(task: Task, solver: Callable | None = None) -> dict:
         "line": result.line_text,
         "version": __version__,
         "time": utc_now(),
+        "player": "solver", "samples": 0, "seed": 0,
+    }
+
+
+def play_task(task: Task) -> dict:
+    """Play one deal with the honest player; its row (``verdict`` is the game's result).
+
+    The line played is replayed with the reference rules before it is kept.
+    """
+    from ..search.honest_game import play_honest
+    from ..search.verify import verify_line
+    from ..state import Game
+
+    position = task.position()
+    result = play_honest(position, samples=task.samples, seed=task.seed,
+                         nodes=task.node_limit)
+    verify_line(Game.start(position), result.line, result.result == "won")
+    return {
+        "source": task.source, "code": task.code, "suits": task.suits, "rules": task.rules,
+        "deal": task.deal, "node_limit": task.node_limit, "verdict": result.result,
+        "nodes": int(result.nodes), "seconds": float(result.seconds),
+        "moves": int(result.moves), "score": int(result.score),
+        "first_action": result.line[0].text() if result.line else None,
+        "line": result.line_text, "version": __version__, "time": utc_now(),
+        "player": "honest", "samples": task.samples, "seed": task.seed,
     }
 
 
@@ -406,7 +456,9 @@ def run_batch(tasks: list[Task], out, backend=None, *, chunk: int | None = None,
     done = set()
     if store.exists():
         existing = store.load()
-        done = set(zip(existing["source"], existing["code"], existing["node_limit"].astype(int)))
+        done = set(zip(existing["source"], existing["code"], existing["node_limit"].astype(int),
+                       existing["player"], existing["samples"].astype(int),
+                       existing["seed"].astype(int)))
     todo = [t for t in sorted(set(tasks)) if t.key not in done]
     report = BatchReport(planned=len(set(tasks)), skipped=len(set(tasks)) - len(todo),
                          out=str(store.path))

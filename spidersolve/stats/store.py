@@ -10,8 +10,11 @@ which readers ignore. At the end of a run the parts are compacted into
 killed between the two steps leaves rows in both, and readers drop the
 duplicates by key.
 
-The key of a row is ``(source, code, node_limit)``: one verdict per deal and
-budget. Every file carries the settings and versions of the runs that wrote
+The key of a row is ``(source, code, node_limit, player, samples, seed)``:
+one verdict per deal and budget for the solver (``player`` ``solver``,
+``samples`` and ``seed`` 0), one game per deal and options for the honest
+player (``player`` ``honest``, ``node_limit`` its nodes per sample search).
+Files written before the ``player`` column are read as solver rows. Every file carries the settings and versions of the runs that wrote
 it as JSON under the ``spidersolve`` key of the Parquet schema metadata.
 
 >>> store = ResultStore("results/")          # doctest: +SKIP
@@ -31,9 +34,12 @@ import pyarrow.parquet as pq
 
 from ..errors import SpiderError
 
-KEY = ["source", "code", "node_limit"]
+KEY = ["source", "code", "node_limit", "player", "samples", "seed"]
 # The deterministic row order: settings first, then the deal number.
-ORDER = ["source", "suits", "rules", "node_limit", "deal"]
+ORDER = ["player", "samples", "seed", "source", "suits", "rules", "node_limit", "deal"]
+PLAYERS = ("solver", "honest")
+# Columns added after the first files were written, and their value in those files.
+ADDED = {"player": ("solver", pa.string()), "samples": (0, pa.int64()), "seed": (0, pa.int64())}
 RESULTS_NAME = "results.parquet"
 META_KEY = b"spidersolve"
 
@@ -44,15 +50,18 @@ SCHEMA = pa.schema([
     ("rules", pa.string()),         # "classic" or "relaxed"
     ("deal", pa.int64()),           # deal number (SP1) or PySolFC game number
     ("node_limit", pa.int64()),
-    ("verdict", pa.string()),       # "won", "lost" or "unknown"
+    ("verdict", pa.string()),       # "won", "lost" or "unknown"; honest: the game's result
     ("nodes", pa.int64()),          # positions expanded
     ("seconds", pa.float64()),
     ("moves", pa.int64()),          # length of the winning line (won only)
     ("score", pa.int64()),          # final score of the winning line (won only)
     ("first_action", pa.string()),  # first action of the winning line, notation (won only)
-    ("line", pa.string()),          # the winning line (won only)
+    ("line", pa.string()),          # the winning line (won only); honest: the line played
     ("version", pa.string()),       # spidersolve.__version__ that solved it
     ("time", pa.string()),          # UTC ISO 8601 time the deal was finished
+    ("player", pa.string()),        # "solver" (full knowledge) or "honest" (SPEC 11)
+    ("samples", pa.int64()),        # honest: samples of the hidden cards per decision
+    ("seed", pa.int64()),           # honest: the seed of the samples
 ])
 COLUMNS = SCHEMA.names
 # Columns that change from run to run without the result changing.
@@ -121,7 +130,7 @@ def _to_pandas(table: pa.Table) -> pd.DataFrame:
     mapping = {pa.int64(): pd.Int64Dtype(), pa.string(): pd.StringDtype()}
     frame = table.select(COLUMNS).to_pandas(types_mapper=mapping.get)
     for column in ("source", "code", "rules", "verdict", "first_action", "line", "version",
-                   "time"):
+                   "time", "player"):
         frame[column] = frame[column].astype(object).where(frame[column].notna(), None)
     return frame
 
@@ -132,6 +141,9 @@ def read_file(path: Path) -> tuple[pd.DataFrame, dict]:
         table = pq.read_table(path)
     except (OSError, pa.ArrowException) as err:
         raise ResultsError(f"cannot read results file '{path}': {err}") from None
+    for name, (value, kind) in ADDED.items():
+        if name not in table.schema.names:
+            table = table.append_column(name, pa.array([value] * table.num_rows, kind))
     missing = [c for c in COLUMNS if c not in table.schema.names]
     if missing:
         raise ResultsError(f"'{path}' is not a spidersolve results file "
