@@ -118,6 +118,24 @@ def frontier_key(view: Position, plan) -> tuple:
     return (pos, plan[-1]) if plan else (pos, None)
 
 
+REVEALS_CARD, DEALS, REVEALS_NOTHING = 0, 1, 2
+
+
+def plan_kind(view: Position, plan) -> int:
+    """How a plan ends: it turns up a face-down card, it deals, or it reveals nothing.
+
+    Among candidates that win as often, the advisor prefers them in that
+    order: a face-down card turned up costs nothing but the move, a deal
+    buries every column under a card.
+    """
+    last = plan[-1]
+    try:
+        _after(view, plan)
+    except HiddenCard:
+        return DEALS if last.is_deal else REVEALS_CARD
+    return REVEALS_NOTHING
+
+
 def _solve(position: Position, nodes: int) -> tuple[bool, tuple[Action, ...], int]:
     """A full-knowledge search: won?, the winning (or best) line, nodes expanded."""
     if len(position.removed) == 8:
@@ -217,12 +235,20 @@ def _choose(view, legal, n_samples, seed, nodes, method, top, pool):
     for i, (won, line, _n) in enumerate(proposals):
         plan = reveal_plan(view, line) if line else (legal[0],)
         key = frontier_key(view, plan)
-        entry = candidates.setdefault(key, [plan, 0, 0, set()])
+        entry = candidates.setdefault(key, [plan, 0, 0, set(), plan_kind(view, plan)])
         entry[1] += 1
         if won:
             entry[2] += 1
             entry[3].add(i)  # sample i is won after this plan: its own line shows it
-    ranked = sorted(candidates.values(), key=lambda e: (-e[2], -e[1]))  # stable: first seen
+    # Moves that turn up a face-down card at once are candidates too, proposed or not:
+    # full-knowledge lines deal early, as they know what the stock holds.
+    for action in legal:
+        if action.is_deal or len(view.up[action.src]) != action.n_cards \
+                or not view.down[action.src]:
+            continue
+        plan = (action,)
+        candidates.setdefault(frontier_key(view, plan), [plan, 0, 0, set(), REVEALS_CARD])
+    ranked = sorted(candidates.values(), key=lambda e: (-e[2], e[4], -e[1]))  # stable
     if method == "vote" or len(ranked) == 1:
         best = ranked[0]
         return best[0], best[2], n_samples, n_samples, len(ranked), spent
@@ -249,7 +275,7 @@ def _choose(view, legal, n_samples, seed, nodes, method, top, pool):
             tally[id(entry)][1] += count
             spent += used
         alive = sorted(alive, key=lambda e: (-tally[id(e)][0] / max(1, tally[id(e)][1]),
-                                             -e[2], -e[1]))
+                                             e[4], -e[2], -e[1]))
         if r < len(rounds) - 1:
             alive = alive[:max(1, (len(alive) + 1) // 2)]
         if len(alive) == 1 and r < len(rounds) - 1 and method == "bandit":
