@@ -200,17 +200,17 @@ def test_an_empty_column_is_shown_empty():
 def test_move_without_a_count_takes_the_one_group_size_that_fits_the_card():
     session = session_for(position_text({1: "9S 8S 7S 6S", 2: "8H"}, suits=2))
     out = session.handle("1>2")
-    assert out.startswith("1>2x2: move 7S 6S from column 1 to column 2")
+    assert out.startswith("1>2x2: move 7S 6S from column 1 onto the 8H in column 2")
 
 
 def test_move_without_a_count_onto_an_empty_column_takes_the_whole_movable_group():
     session = session_for(position_text({1: "KH 9S 8S 7S", 2: ""}, suits=2))
-    assert session.handle("1>2").startswith("1>2x3: move 9S 8S 7S from column 1 to column 2")
+    assert session.handle("1>2").startswith("1>2x3: move 9S 8S 7S from column 1 to the empty column 2")
 
 
 def test_move_with_a_count_moves_exactly_that_many_cards():
     session = session_for(position_text({1: "KH 9S 8S 7S", 2: ""}, suits=2))
-    assert session.handle("1>2x2").startswith("1>2x2: move 8S 7S from column 1 to column 2")
+    assert session.handle("1>2x2").startswith("1>2x2: move 8S 7S from column 1 to the empty column 2")
 
 
 REFUSALS = [
@@ -253,7 +253,7 @@ def test_a_refused_command_explains_its_rule_and_is_not_a_move(name, up, command
 def test_relaxed_rules_move_a_group_of_two_suits():
     text = position_text({1: "7H 6S", 2: "8D"}, suits=4, rules="relaxed")
     session = session_for(text)
-    assert session.handle("1>2").startswith("1>2x2: move 7H 6S from column 1 to column 2")
+    assert session.handle("1>2").startswith("1>2x2: move 7H 6S from column 1 onto the 8D in column 2")
 
 
 def test_deal_is_refused_while_a_column_is_empty():
@@ -283,7 +283,8 @@ def test_the_move_that_leaves_no_legal_action_says_the_game_is_lost():
     session = session_for(position_text(up))
     assert "lost" not in session.start()
     out = session.handle("10>8")
-    assert out.startswith("10>8: move AS from column 10 to column 8")
+    assert out.startswith("10>8: move the AS from column 10 onto the 2S in column 8; the KS in column 10 "
+                          "turns up")
     assert out.splitlines()[-2] == "10: ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## " \
         "## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## " \
         "## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## " \
@@ -333,7 +334,7 @@ def test_click_uses_the_first_empty_column_for_the_whole_group_when_no_card_fits
 def test_typing_a_column_number_plays_the_click_rule():
     up = {1: "7S 6S 5S", 2: "8H", 5: "6S"}
     session = session_for(position_text(up, suits=2))
-    assert session.handle("1").startswith("1>5: move 5S from column 1 to column 5")
+    assert session.handle("1").startswith("1>5: move the 5S from column 1 onto the 6S in column 5")
 
 
 def test_fitting_action_names_the_suit_rule_when_the_fitting_card_is_under_another_suit():
@@ -350,8 +351,8 @@ def test_a_position_file_can_be_the_source(tmp_path):
     path.write_text(position_text(up, suits=2))
     result = run_cli([str(path)], ["1", "undo", "1>2"])
     assert result.exit_code == 0, result.output
-    assert "> 1\n1>5: move 5S from column 1 to column 5" in result.output
-    assert "1>2x3: move 7S 6S 5S from column 1 to column 2" in result.output
+    assert "> 1\n1>5: move the 5S from column 1 onto the 6S in column 5" in result.output
+    assert "1>2x3: move 7S 6S 5S from column 1 onto the 8H in column 2" in result.output
     assert result.output.splitlines()[-1] == "line: 1>2x3"
 
 
@@ -377,7 +378,8 @@ def test_hint_text_says_the_status_and_the_action():
     action = Action.parse("1>8")
     res = namedtuple("Res", "status action words line nodes seconds")
     proven = hint_text(res("proven", action, None, [action] * 5, 1200, 0.25), position)
-    assert proven == ("hint: 1>8 (move 2C from column 1 to column 8); proven: it leads to a "
+    assert proven == ("hint: 1>8 (move the 2C from column 1 onto the 3S in column 8; the KD in "
+                      "column 1 turns up); proven: it leads to a "
                       "win in 5 actions (1200 nodes, 0.2 s)")
     unproven = hint_text(res("unproven", action, "move it", None, 167000, 3.0), position)
     assert unproven.startswith("hint: 1>8 (move it); unproven: no win found within 167000")

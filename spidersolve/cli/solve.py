@@ -7,6 +7,7 @@ import click
 from ..search import DEFAULT_NODES, HINT_NODES, hint, solve
 from ..search.solver import MAX_NODES
 from ..state import Game, line_text
+from ..state.words import line_sentences
 from .options import (after_option, announce_compile, echo_json, json_option,
                       needs_full_knowledge, source_argument, start_game, words_option)
 
@@ -21,14 +22,6 @@ def _prepare(source, after, shorten: bool = False) -> Game:
     needs_full_knowledge(game.position, "solved")
     announce_compile(shorten=shorten)
     return game
-
-
-def line_in_words(game: Game, line) -> list[str]:
-    words = []
-    for action in line:
-        words.append(action.words(game.position))
-        game = game.play(action)
-    return words
 
 
 @click.command("solve")
@@ -60,8 +53,9 @@ def solve_command(source, after, nodes, words, shorten, as_json):
         click.echo(f"score: {result.score}")
         click.echo(f"line: {result.line_text}")
         if words:
-            for i, text in enumerate(line_in_words(game, result.line), start=1):
-                click.echo(f"{i}. {text}")
+            for i, (action, text) in enumerate(zip(result.line, line_sentences(game, result.line)),
+                                               start=1):
+                click.echo(f"{i}. {action.text()}: {text}")
     elif result.verdict == "lost":
         click.echo("no winning line exists: the search was exhaustive")
     else:
