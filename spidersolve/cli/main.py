@@ -19,7 +19,7 @@ _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
 # so a hint does not pay for pandas or dask.
 COMMANDS = {
     "deal": "deal", "actions": "actions", "replay": "replay", "perft": "perft",
-    "code": "code", "codes": "code", "solve": "solve", "hint": "solve", "play": "play",
+    "code": "code", "codes": "code", "solve": "solve", "hint": "solve", "play": "play", "show": "show",
     "batch": "batch", "stats": "stats", "hints": "stats",
 }
 

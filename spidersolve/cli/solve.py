@@ -8,7 +8,7 @@ from ..search import DEFAULT_NODES, HINT_NODES, hint, solve
 from ..search.solver import MAX_NODES
 from ..state import Game, line_text
 from ..state.words import line_sentences
-from .options import (after_option, announce_compile, echo_json, json_option,
+from .options import (after_option, announce_compile, echo_json, html_option, json_option,
                       needs_full_knowledge, source_argument, start_game, words_option)
 
 
@@ -17,11 +17,27 @@ def _nodes_option(default):
                         show_default=True, help="Node limit: positions expanded.")
 
 
-def _prepare(source, after, shorten: bool = False) -> Game:
-    game, _name = start_game(source, after)
+def _prepare(source, after, shorten: bool = False) -> tuple[Game, str]:
+    game, name = start_game(source, after)
     needs_full_knowledge(game.position, "solved")
     announce_compile(shorten=shorten)
-    return game
+    return game, name
+
+
+def _write_page(path, game: Game, line, name: str, after: str) -> str:
+    """Write the solution page of a won line; the line to print about it."""
+    from ..page import write_solution_page
+    from ..show import line_steps
+
+    where = name if name != "-" else "a position"
+    if after.strip():
+        where += " after " + after.strip()
+    steps = line_steps(game, line, where)
+    total = len(steps) - 1
+    written = write_solution_page(path, steps,
+                                  f"{where}: a winning line of {total} action"
+                                  f"{'s' if total != 1 else ''}")
+    return f"page: {written}"
 
 
 @click.command("solve")
@@ -29,19 +45,24 @@ def _prepare(source, after, shorten: bool = False) -> Game:
 @after_option
 @_nodes_option(DEFAULT_NODES)
 @words_option
+@html_option
 @click.option("--shorten", is_flag=True,
               help="Look for a shorter winning line after the search (a beam search seeded "
                    "with the line; typically half a second more).")
 @json_option
-def solve_command(source, after, nodes, words, shorten, as_json):
+def solve_command(source, after, nodes, words, html_path, shorten, as_json):
     """Prove SOURCE won (with a winning line), lost, or say unknown.
 
     SOURCE is a game code (SP1-S1C-AAAAAAD), pysol:SUITS:NUMBER, a position
     file or - for standard input. The line is replayed with the reference
-    rules before it is printed.
+    rules before it is printed. --html FILE also writes the winning line as a
+    solution page (see 'spidersolve show').
     """
-    game = _prepare(source, after, shorten)
+    game, name = _prepare(source, after, shorten)
     result = solve(game, nodes=nodes, shorten=shorten)
+    page = None
+    if html_path and result.verdict == "won":
+        page = _write_page(html_path, game, result.line, name, after)
     if as_json:
         echo_json(result.as_dict())
         return
@@ -56,10 +77,15 @@ def solve_command(source, after, nodes, words, shorten, as_json):
             for i, (action, text) in enumerate(zip(result.line, line_sentences(game, result.line)),
                                                start=1):
                 click.echo(f"{i}. {action.text()}: {text}")
-    elif result.verdict == "lost":
+        if page:
+            click.echo(page)
+        return
+    if result.verdict == "lost":
         click.echo("no winning line exists: the search was exhaustive")
     else:
         click.echo(f"no proof within {nodes} nodes: try a larger --nodes")
+    if html_path:
+        click.echo("page: not written (no winning line)")
 
 
 @click.command("hint")
@@ -74,7 +100,7 @@ def hint_command(source, after, nodes, show_line, as_json):
     Use --after with the actions already played from SOURCE to get a hint in
     the middle of a game.
     """
-    game = _prepare(source, after)
+    game, _name = _prepare(source, after)
     result = hint(game, nodes=nodes)
     if as_json:
         echo_json(result.as_dict())
