@@ -54,11 +54,12 @@ def line_steps(start, line, name: str = "") -> list[Step]:
         except IllegalAction as err:
             raise IllegalAction(f"action {i} ({action.text()}): {err}") from None
         steps.append(Step(i, action, outcome_sentence(outcome), game, outcome,
-                          _marked(game, outcome)))
+                          marked_cards(game, outcome)))
     return steps
 
 
-def _marked(game: Game, outcome: Outcome) -> tuple[tuple[int, int], ...]:
+def marked_cards(game: Game, outcome: Outcome) -> tuple[tuple[int, int], ...]:
+    """``(col, i)`` of the cards ``outcome``'s action put down that are still in ``game``."""
     up = game.position.up
     run_cols = {col for col, _suit, _number in outcome.runs}
     if outcome.action.is_deal:
@@ -146,4 +147,5 @@ def key_name(data: bytes) -> str | None:
     return KEY_BYTES.get(data)
 
 
-__all__ = ["KEYS_HELP", "Step", "Stepper", "ending_text", "key_name", "line_steps", "step_text"]
+__all__ = ["KEYS_HELP", "Step", "Stepper", "ending_text", "key_name", "line_steps",
+           "marked_cards", "step_text"]

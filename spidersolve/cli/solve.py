@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..board import plural
 from ..search import DEFAULT_NODES, HINT_NODES, hint, solve
 from ..search.solver import MAX_NODES
 from ..state import Game, line_text
@@ -115,8 +116,8 @@ def hint_command(source, after, nodes, show_line, as_json):
                    "positions)")
     elif status == "proven":
         click.echo(f"{result.action.text()}: {result.words}")
-        click.echo(f"proven: the first action of a winning line of {result.line_length} "
-                   f"actions ({result.nodes} nodes)")
+        click.echo(f"proven: the first action of a winning line of "
+                   f"{plural(result.line_length, 'action')} ({result.nodes} nodes)")
         if show_line:
             click.echo("line: " + line_text(result.line))
     else:
