@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
+from typing import NamedTuple
 
 from .board import PLAIN, Style, plural, table_text
 from .cards import RANKS, card_rank, card_suit, card_text
@@ -107,6 +108,17 @@ class PlaySession:
         self._redo: list[tuple[Action, Game]] = []
         self._marked: tuple = ()
         self.finished = False
+
+    def fast_forward(self, actions) -> None:
+        """Play ``actions`` silently, as if typed: they can be undone (``IllegalAction``
+        names the rule an illegal one breaks)."""
+        for action in actions:
+            before = self.game
+            self.game = before.play(action)
+            self._undo.append(before)
+            self.played.append(action)
+        self._redo.clear()
+        self._marked = ()
 
     # -- the text the player reads ---------------------------------------
     @property
@@ -313,8 +325,21 @@ def saved_game_text(game: Game, line, start: str | None = None) -> str:
     return "\n".join(head) + "\n" + game.position.to_text()
 
 
-def read_saved_game(text: str, where: str = "saved game"):
-    """``(game, line, start)`` from a saved game's text, or None for plain position text.
+class SavedGame(NamedTuple):
+    """A saved game read back: the game reached, the line, and where it started.
+
+    ``start`` is the game code or ``pysol:`` name and ``first`` its start
+    position, both None when the game began from a position file.
+    """
+
+    game: Game
+    line: list[Action]
+    start: str | None
+    first: Position | None
+
+
+def read_saved_game(text: str, where: str = "saved game") -> SavedGame | None:
+    """A ``SavedGame`` from a saved game's text, or None for plain position text.
 
     The position is the one reached; ``moves`` and ``score`` restore the
     counters. With a ``start`` code, the line must lead from it to the
@@ -345,6 +370,7 @@ def read_saved_game(text: str, where: str = "saved game"):
         raise SpiderError(f"{where}: '# line:': {err}") from None
     game = Game(position, moves, score)
     start = fields.get("start") or None
+    first = None
     if start:
         try:
             code = (PysolDeal.parse(start) if start.lower().startswith("pysol:")
@@ -352,13 +378,14 @@ def read_saved_game(text: str, where: str = "saved game"):
         except SpiderError as err:
             raise SpiderError(f"{where}: '# start:' {err}") from None
         try:
-            reached = replay(code.position(), line)
+            first = code.position()
+            reached = replay(first, line)
         except SpiderError as err:
             raise SpiderError(f"{where}: the line does not replay from {start}: {err}") from None
         if reached != game:
             raise SpiderError(f"{where}: the line from {start} does not lead to the saved "
                               "position, moves and score")
-    return game, line, start
+    return SavedGame(game, line, start, first)
 
 
 def hint_text(res, pos) -> str:

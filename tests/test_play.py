@@ -670,3 +670,14 @@ def test_on_a_colour_terminal_cards_have_suit_symbols_and_red_and_no_color_turns
     assert "2\u2663" not in plain and " 1: ## ## ## ## ## 2C" in plain
     flag = play_on_a_pty([(b"q\r", "line:")], args=("SP1-S4C-AAAAAAD", "--no-color"))
     assert "2\u2663" not in flag and " 1: ## ## ## ## ## 2C" in flag
+
+
+def test_a_game_resumed_from_a_code_can_be_undone_and_restarted_past_the_save(tmp_path):
+    path = tmp_path / "game.txt"
+    run_cli(["SP1-S1C-AAAAAAD"], ["1>8", "8>7", f"save {path}", "quit"])
+    result = run_cli([str(path)], ["undo", "restart", "redo", "quit"])
+    assert result.exit_code == 0, result.output
+    assert "undid 8>7x2" in result.output
+    assert "restarted: back to the start (1 action to redo)" in result.output
+    assert "redid 1>8: " in result.output
+    assert result.output.splitlines()[-1] == "line: 1>8"

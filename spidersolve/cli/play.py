@@ -76,17 +76,25 @@ def _session(source, after, suits, relaxed, words, style) -> tuple[PlaySession, 
         except (OSError, UnicodeDecodeError) as err:
             raise SpiderError(f"cannot read '{source}': {err}") from None
         saved = read_saved_game(text, source)
-    if saved is not None:
-        game, line, start = saved
-        opening = (f"resumed {source}: {game.moves} move{'s' if game.moves != 1 else ''}, "
-                   f"score {game.score}")
-    else:
+    if saved is None:
         position, name = load_source(source)
-        game, line, start = Game.start(position), [], code_name(source, name)
-        opening = ""
-    game = _after(game, after)
-    return (PlaySession(game, line + parse_line(after), words=words, style=style, start=start),
-            opening)
+        game = _after(Game.start(position), after)
+        return (PlaySession(game, parse_line(after), words=words, style=style,
+                            start=code_name(source, name)), "")
+    opening = (f"resumed {source}: {saved.game.moves} move{'s' if saved.game.moves != 1 else ''}"
+               f", score {saved.game.score}")
+    if saved.first is None:  # begun from a position file: the saved line stays as it is
+        game = _after(saved.game, after)
+        return (PlaySession(game, saved.line + parse_line(after), words=words, style=style),
+                opening)
+    # Begun from a code: replayed from its start, so undo and restart reach back.
+    session = PlaySession(Game.start(saved.first), words=words, style=style, start=saved.start)
+    session.fast_forward(saved.line)
+    try:
+        session.fast_forward(parse_line(after))
+    except SpiderError as err:
+        raise SpiderError(f"--after: {err}") from None
+    return session, opening
 
 
 def _after(game: Game, after: str) -> Game:
@@ -126,9 +134,7 @@ def _play_on_a_terminal(session: PlaySession) -> None:
     while not session.finished:
         try:
             command = prompt.prompt("> ")
-        except KeyboardInterrupt:  # Ctrl-C clears the line, as in a shell; Ctrl-D ends
-            continue
-        except EOFError:
+        except (EOFError, KeyboardInterrupt):  # Ctrl-D or Ctrl-C ends the game
             click.echo()
             break
         answer = session.handle(command)
