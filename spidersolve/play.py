@@ -242,19 +242,20 @@ class PlaySession:
         since = self.played[self._kept:]
         if not since:
             return "refused: already at the start"
-        # Every action since the start can be redone, the first one first.
+        # Every action since the start can be redone, the first one first, and
+        # then the ones undone before the restart.
         games, game = [], self._first
         for action in since:
             game = game.play(action)
             games.append((action, game))
-        self._redo = list(reversed(games))
+        self._redo += reversed(games)
         self._undo.clear()
         del self.played[self._kept:]
         self.game = self._first
         self._marked = ()
         self.finished = False
-        return self._with_table(f"restarted: back to the start ({plural(len(since), 'action')} "
-                                "to redo)", self._ending())
+        return self._with_table(f"restarted: back to the start ({plural(len(self._redo), 'action')}"
+                                " to redo)", self._ending())
 
     def _moves(self) -> str:
         pos = self.game.position

@@ -678,6 +678,10 @@ def test_a_game_resumed_from_a_code_can_be_undone_and_restarted_past_the_save(tm
     result = run_cli([str(path)], ["undo", "restart", "redo", "quit"])
     assert result.exit_code == 0, result.output
     assert "undid 8>7x2" in result.output
-    assert "restarted: back to the start (1 action to redo)" in result.output
+    # The undone 8>7x2 can still be redone after the restart, after 1>8.
+    assert "restarted: back to the start (2 actions to redo)" in result.output
     assert "redid 1>8: " in result.output
     assert result.output.splitlines()[-1] == "line: 1>8"
+    result = run_cli([str(path)], ["undo", "restart", "redo", "redo", "redo", "quit"])
+    assert "redid 8>7x2: " in result.output and "refused: nothing to redo" in result.output
+    assert result.output.splitlines()[-1] == "line: 1>8 8>7x2"
