@@ -252,9 +252,16 @@ ol li.current::marker { color: #ffd23f; }
       box.appendChild(el("div", "num", String(c + 1)));
       if (col[0] === 0 && col[1].length === 0) box.appendChild(el("div", "slot"));
       for (var i = 0; i < col[0]; i++) box.appendChild(el("div", "card down"));
+      // A long column is squeezed so that it stays about as tall as the table.
+      var up = col[1].length, show = 25;
+      if (up > 1 && col[0] * 12 + up * 25 + 90 > 560) {
+        show = Math.max(15, (560 - 90 - col[0] * 12) / up);
+      }
       col[1].forEach(function (card, i) {
         var turned = s.turned.indexOf(c) >= 0 && i === 0 && col[1].length === 1;
-        box.appendChild(faceUp(card, marked[c + ":" + i], turned));
+        var e = faceUp(card, marked[c + ":" + i], turned);
+        if (show !== 25 && (i > 0 || col[0] > 0)) e.style.marginTop = (show - 90) + "px";
+        box.appendChild(e);
       });
       cols.appendChild(box);
     });
