@@ -214,3 +214,15 @@ def test_on_a_terminal_one_key_is_one_step(no_color):
         assert "\u2660" not in first + step1 + back and "\x1b[31m" not in step1
     else:
         assert "2\u2660" in step1  # suit symbols on a colour terminal
+
+
+def test_counts_are_singular_for_one():
+    from spidersolve.board import plural
+
+    assert [plural(n, "move") for n in (0, 1, 2)] == ["0 moves", "1 move", "2 moves"]
+    result = run("solve", "SP1-S4C-AAAAAAB", "--nodes", "1")
+    assert "no proof within 1 node: try a larger --nodes" in result.stdout
+    game = Game.start(GameCode.parse("SP1-S1C-AAAAAAD").position())
+    one = table_text(game.play(parse_line("deal")[0]).play(parse_line("deal")[0])
+                     .play(parse_line("deal")[0]).play(parse_line("deal")[0]))
+    assert one.splitlines()[0].startswith("stock: 10 cards, 1 deal left")

@@ -84,7 +84,7 @@ def solve_command(source, after, nodes, words, html_path, shorten, as_json):
     if result.verdict == "lost":
         click.echo("no winning line exists: the search was exhaustive")
     else:
-        click.echo(f"no proof within {nodes} nodes: try a larger --nodes")
+        click.echo(f"no proof within {plural(nodes, 'node')}: try a larger --nodes")
     if html_path:
         click.echo("page: not written (no winning line)")
 
@@ -112,8 +112,8 @@ def hint_command(source, after, nodes, show_line, as_json):
     elif status == "stuck":
         click.echo("no legal action is left: the game is lost")
     elif status == "lost":
-        click.echo(f"lost: no winning line exists from here (searched all {result.nodes} "
-                   "positions)")
+        click.echo("lost: no winning line exists from here (searched all "
+                   f"{plural(result.nodes, 'position')})")
     elif status == "proven":
         click.echo(f"{result.action.text()}: {result.words}")
         click.echo(f"proven: the first action of a winning line of "
@@ -122,7 +122,7 @@ def hint_command(source, after, nodes, show_line, as_json):
             click.echo("line: " + line_text(result.line))
     else:
         click.echo(f"{result.action.text()}: {result.words}")
-        click.echo(f"unproven: no winning line found within {nodes} nodes; this is the "
+        click.echo(f"unproven: no winning line found within {plural(nodes, 'node')}; this is the "
                    "search's best guess. Try a larger --nodes.")
 
 
