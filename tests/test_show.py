@@ -226,3 +226,22 @@ def test_counts_are_singular_for_one():
     one = table_text(game.play(parse_line("deal")[0]).play(parse_line("deal")[0])
                      .play(parse_line("deal")[0]).play(parse_line("deal")[0]))
     assert one.splitlines()[0].startswith("stock: 10 cards, 1 deal left")
+
+
+def test_a_line_that_would_turn_up_an_unknown_card_is_one_error_line(tmp_path):
+    from test_words import position
+
+    path = tmp_path / "hidden.txt"
+    path.write_text(position(1, {7: "7S", 3: "8S"}, down={7: "?? ??"}))
+    result = run("show", str(path), "7>3 3>7")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "error: action 1 (7>3): it would turn up an unknown card in column 7: name the card "
+        "first"]
+
+
+@pytest.mark.parametrize("args", [["--from", "two"], ["--html", "."]])
+def test_bad_options_are_one_error_line(args):
+    result = run("show", "SP1-S1C-AAAAAAD", "1>8", *args)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith("error: ")
