@@ -39,7 +39,7 @@ from collections import deque
 from typing import NamedTuple
 
 from .board import PLAIN, Style, plural, table_text
-from .cards import RANKS, card_rank, card_suit, card_text
+from .cards import RANKS, SUIT_NAMES, card_rank, card_suit, card_text
 from .errors import SpiderError
 from .show import marked_cards
 from .state import (DEAL, Action, Game, GameCode, IllegalAction, Position, PysolDeal,
@@ -218,7 +218,7 @@ class PlaySession:
         self._marked = marked_cards(after, outcome)
         said = f"{verb}{action.text()}: {outcome_sentence(outcome)}"
         for _col, suit, _number in outcome.runs:
-            said += f"\nremoved a run of {('spades', 'hearts', 'diamonds', 'clubs')[suit]} (+100)"
+            said += f"\nremoved a run of {SUIT_NAMES[suit]} (+100)"
         return self._with_table(said, self._ending())
 
     def _undo_once(self) -> str:
