@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from ..board import plural
 from ..errors import SpiderError
 from ..stats.batch import (make_backend, parse_deals, parse_rules, parse_suits, plan,
                            run_batch, settings)
@@ -114,9 +115,9 @@ def batch(suits, rules, deals, source, nodes, player, samples, seed, out, worker
     if quiet:
         return
     if not report.solved:
-        click.echo(f"{report.planned} deals planned, all already done -> {report.out}")
+        click.echo(f"{plural(report.planned, 'deal')} planned, all already done -> {report.out}")
     else:
-        click.echo(f"{report.planned} deals planned, {report.skipped} already done, "
+        click.echo(f"{plural(report.planned, 'deal')} planned, {report.skipped} already done, "
                    f"{report.solved} solved now: won {report.won}, lost {report.lost}, "
                    f"unknown {report.unknown} in {report.seconds:.1f} s -> {report.out}")
 

@@ -14,6 +14,11 @@ after_option = click.option("--after", "after", default="", metavar="LINE",
                             help="Play these actions from SOURCE first (e.g. '1>8 deal').")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 words_option = click.option("--words", is_flag=True, help="Say it in plain words.")
+html_option = click.option("--html", "html_path", default=None, metavar="FILE",
+                           type=click.Path(dir_okay=False),
+                           help="Write a solution page (one HTML file, no network) to FILE.")
+no_color_option = click.option("--no-color", "no_color", is_flag=True,
+                               help="Plain text: no colour, no suit symbols (NO_COLOR too).")
 
 
 def start_game(source: str, after: str = "") -> tuple[Game, str]:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import click
 
+from ..board import plural
 from ..search import DEFAULT_NODES, HINT_NODES, hint, solve
 from ..search.honest import DEFAULT_SEED, HONEST_NODES, HONEST_SAMPLES, default_workers
 from ..search.solver import MAX_NODES
 from ..state import Game, line_text
-from .options import (after_option, announce_compile, echo_json, json_option,
+from ..state.words import line_sentences
+from .options import (after_option, announce_compile, echo_json, html_option, json_option,
                       needs_full_knowledge, source_argument, start_game, words_option)
 
 
@@ -17,19 +19,27 @@ def _nodes_option(default):
                         show_default=True, help="Node limit: positions expanded.")
 
 
-def _prepare(source, after, shorten: bool = False) -> Game:
-    game, _name = start_game(source, after)
+def _prepare(source, after, shorten: bool = False) -> tuple[Game, str]:
+    game, name = start_game(source, after)
     needs_full_knowledge(game.position, "solved")
     announce_compile(shorten=shorten)
-    return game
+    return game, name
 
 
-def line_in_words(game: Game, line) -> list[str]:
-    words = []
-    for action in line:
-        words.append(action.words(game.position))
-        game = game.play(action)
-    return words
+def _write_page(path, game: Game, line, name: str, after: str) -> str:
+    """Write the solution page of a won line; the line to print about it."""
+    from ..page import write_solution_page
+    from ..show import line_steps
+
+    where = name if name != "-" else "a position"
+    if after.strip():
+        where += " after " + after.strip()
+    steps = line_steps(game, line, where)
+    total = len(steps) - 1
+    written = write_solution_page(path, steps,
+                                  f"{where}: a winning line of {total} action"
+                                  f"{'s' if total != 1 else ''}")
+    return f"page: {written}"
 
 
 @click.command("solve")
@@ -37,19 +47,24 @@ def line_in_words(game: Game, line) -> list[str]:
 @after_option
 @_nodes_option(DEFAULT_NODES)
 @words_option
+@html_option
 @click.option("--shorten", is_flag=True,
               help="Look for a shorter winning line after the search (a beam search seeded "
                    "with the line; typically half a second more).")
 @json_option
-def solve_command(source, after, nodes, words, shorten, as_json):
+def solve_command(source, after, nodes, words, html_path, shorten, as_json):
     """Prove SOURCE won (with a winning line), lost, or say unknown.
 
     SOURCE is a game code (SP1-S1C-AAAAAAD), pysol:SUITS:NUMBER, a position
     file or - for standard input. The line is replayed with the reference
-    rules before it is printed.
+    rules before it is printed. --html FILE also writes the winning line as a
+    solution page (see 'spidersolve show').
     """
-    game = _prepare(source, after, shorten)
+    game, name = _prepare(source, after, shorten)
     result = solve(game, nodes=nodes, shorten=shorten)
+    page = None
+    if html_path and result.verdict == "won":
+        page = _write_page(html_path, game, result.line, name, after)
     if as_json:
         echo_json(result.as_dict())
         return
@@ -61,12 +76,18 @@ def solve_command(source, after, nodes, words, shorten, as_json):
         click.echo(f"score: {result.score}")
         click.echo(f"line: {result.line_text}")
         if words:
-            for i, text in enumerate(line_in_words(game, result.line), start=1):
-                click.echo(f"{i}. {text}")
-    elif result.verdict == "lost":
+            for i, (action, text) in enumerate(zip(result.line, line_sentences(game, result.line)),
+                                               start=1):
+                click.echo(f"{i}. {action.text()}: {text}")
+        if page:
+            click.echo(page)
+        return
+    if result.verdict == "lost":
         click.echo("no winning line exists: the search was exhaustive")
     else:
-        click.echo(f"no proof within {nodes} nodes: try a larger --nodes")
+        click.echo(f"no proof within {plural(nodes, 'node')}: try a larger --nodes")
+    if html_path:
+        click.echo("page: not written (no winning line)")
 
 
 def honest_options(fn):
@@ -102,11 +123,10 @@ def hint_command(source, after, nodes, show_line, honest, samples, seed, as_json
     won after the action).
     """
     game, _name = start_game(source, after)
+    announce_compile()
     if honest or game.position.has_unknown:
-        announce_compile()
         _honest_hint(game, nodes, samples, seed, as_json)
         return
-    announce_compile()
     result = hint(game, nodes=nodes or HINT_NODES)
     if as_json:
         echo_json(result.as_dict())
@@ -117,18 +137,19 @@ def hint_command(source, after, nodes, show_line, honest, samples, seed, as_json
     elif status == "stuck":
         click.echo("no legal action is left: the game is lost")
     elif status == "lost":
-        click.echo(f"lost: no winning line exists from here (searched all {result.nodes} "
-                   "positions)")
+        click.echo("lost: no winning line exists from here (searched all "
+                   f"{plural(result.nodes, 'position')})")
     elif status == "proven":
         click.echo(f"{result.action.text()}: {result.words}")
-        click.echo(f"proven: the first action of a winning line of {result.line_length} "
-                   f"actions ({result.nodes} nodes)")
+        click.echo(f"proven: the first action of a winning line of "
+                   f"{plural(result.line_length, 'action')} ({result.nodes} nodes)")
         if show_line:
             click.echo("line: " + line_text(result.line))
     else:
         click.echo(f"{result.action.text()}: {result.words}")
-        click.echo(f"unproven: no winning line found within {nodes or HINT_NODES} nodes; "
-                   "this is the search's best guess. Try a larger --nodes.")
+        click.echo(f"unproven: no winning line found within "
+                   f"{plural(nodes or HINT_NODES, 'node')}; this is the search's best guess. "
+                   "Try a larger --nodes.")
 
 
 def _honest_hint(game, nodes, samples, seed, as_json) -> None:
@@ -149,8 +170,8 @@ def _honest_hint(game, nodes, samples, seed, as_json) -> None:
     click.echo(f"{result.action.text()}: {result.words}")
     click.echo(f"honest: {result.wins} of {result.scored} samples won after it "
                f"({100 * result.win_estimate:.0f}%); {result.samples} samples of the hidden "
-               f"cards, {result.candidates} candidate{'s' if result.candidates != 1 else ''}, "
-               f"{result.nodes} nodes, {result.seconds:.2f} s")
+               f"cards, {plural(result.candidates, 'candidate')}, "
+               f"{plural(result.nodes, 'node')}, {result.seconds:.2f} s")
     if len(result.plan) > 1:
         click.echo(f"plan: {line_text(result.plan)} (up to the first card it turns up)")
 

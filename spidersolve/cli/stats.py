@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from ..board import plural
 from ..errors import SpiderError
 from ..stats.hints import hints_frame
 from ..stats.honest import honest_render, honest_summary, split_players
@@ -90,7 +91,7 @@ def hints(results, out, suggest_nodes):
         frame.to_csv(sys.stdout, index=False)
         return
     frame.to_csv(out, index=False)
-    click.echo(f"{len(frame)} hints ({int(frame['proven'].sum())} proven) -> {out}")
+    click.echo(f"{plural(len(frame), 'hint')} ({int(frame['proven'].sum())} proven) -> {out}")
 
 
 COMMANDS = [stats, hints]

@@ -80,12 +80,10 @@ class Action(NamedTuple):
         return self.text()
 
     def words(self, pos: Position) -> str:
-        """The action in words, given the position it is played from."""
-        if self.is_deal:
-            return "deal a new row"
-        cards = pos.up[self.src][-self.n_cards:] if self.n_cards <= len(pos.up[self.src]) else ()
-        names = " ".join(card_text(c) for c in cards) or f"{self.n_cards} cards"
-        return f"move {names} from column {self.src + 1} to column {self.dst + 1}"
+        """The action in words, given the position it is played from (see ``words.py``)."""
+        from .words import action_sentence  # words.py plays the action with these rules
+
+        return action_sentence(pos, self)
 
 
 DEAL = Action(-1, -1, 0)
