@@ -47,10 +47,6 @@ HONEST_SAMPLES = 8
 HONEST_NODES = {1: 2_000, 2: 4_000, 4: 10_000}  # per sample search, by the number of suits
 HONEST_TOP = 6  # candidates scored by ``compare`` and ``bandit``
 DEFAULT_SEED = 0
-# When no sample is won, the samples are searched again with ESCALATE_BY times the
-# nodes, at most ESCALATIONS times; the candidates are then scored at that budget.
-ESCALATIONS = 2
-ESCALATE_BY = 4
 # A visible position with no hidden card left is solved once, with this budget.
 KNOWN_NODES = 200_000
 
@@ -119,6 +115,10 @@ def frontier_key(view: Position, plan) -> tuple:
 
 
 REVEALS_CARD, DEALS, REVEALS_NOTHING = 0, 1, 2
+USE_VALUE = os.environ.get("SPIDER_HONEST_VALUE", "1") == "1"
+# The value of a sample searched after a plan: a win is better, a loss worse, than any
+# heuristic value the search reaches (its values stay far inside these).
+WON_VALUE, LOST_VALUE = -(1 << 20), 1 << 20
 
 
 def plan_kind(view: Position, plan) -> int:
@@ -136,16 +136,20 @@ def plan_kind(view: Position, plan) -> int:
     return REVEALS_NOTHING
 
 
-def _solve(position: Position, nodes: int) -> tuple[bool, tuple[Action, ...], int]:
-    """A full-knowledge search: won?, the winning (or best) line, nodes expanded."""
+def _solve(position: Position, nodes: int) -> tuple[bool, tuple[Action, ...], int, int]:
+    """A full-knowledge search: won?, the winning (or best) line, nodes expanded, and the
+    best heuristic value it reached (lower is better; ``WON_VALUE`` for a win,
+    ``LOST_VALUE`` when no win exists)."""
     if len(position.removed) == 8:
-        return True, (), 0
+        return True, (), 0, WON_VALUE
     if not legal_actions(position):
-        return False, (), 0
+        return False, (), 0, LOST_VALUE
     run = _Search(Game.start(position), nodes)
     if run.verdict == "won":
-        return True, run.winning_line(), run.nodes
-    return False, (run.best_line() if run.verdict == "unknown" else ()), run.nodes
+        return True, run.winning_line(), run.nodes, WON_VALUE
+    if run.verdict == "lost":
+        return False, (), run.nodes, LOST_VALUE
+    return False, run.best_line(), run.nodes, min(run.best_value, LOST_VALUE - 1)
 
 
 def _after(position: Position, plan) -> Position:
@@ -217,49 +221,76 @@ def advise(view: Position, samples: int = HONEST_SAMPLES, seed: int = DEFAULT_SE
                         time.perf_counter() - started, plan[0].words(view))
 
 
+@dataclass
+class _Candidate:
+    """A plan and what the samples said of it."""
+
+    plan: tuple[Action, ...]
+    kind: int  # REVEALS_CARD, DEALS or REVEALS_NOTHING
+    votes: int = 0  # samples whose line starts with this plan
+    won_votes: int = 0  # ... and whose line wins
+    known: dict = None  # sample -> its (won, value) after the plan, known from its own search
+    wins: int = 0  # samples won after the plan, among those scored
+    value: int = 0  # the sum of the best values the scoring searches reached (lower: better)
+    scored: int = 0
+
+    def rank(self):
+        """Sort key: most wins per sample scored, then the best mean value, then the kind."""
+        scored = max(1, self.scored)
+        if not USE_VALUE:
+            return (-self.wins / scored, self.kind, -self.won_votes, -self.votes)
+        return (-self.wins / scored, self.value / scored, self.kind, -self.won_votes, -self.votes)
+
+
 def _choose(view, legal, n_samples, seed, nodes, method, top, pool):
     if unknown_count(view) == 0:  # nothing hidden: the full-knowledge search decides
-        won, line, spent = _solve(view, max(nodes, KNOWN_NODES))
+        won, line, spent, _value = _solve(view, max(nodes, KNOWN_NODES))
         plan = line or (legal[0],)
         return plan, int(won), 1, 0, 1, spent
     sampled = draw_samples(view, n_samples, seed)
-    spent = 0
-    for _ in range(ESCALATIONS + 1):  # no sample won: search them again, deeper
-        proposals = pool.map(lambda pos: _solve(pos, nodes), sampled)
-        spent += sum(p[2] for p in proposals)
-        if any(p[0] for p in proposals):
-            break
-        nodes *= ESCALATE_BY
-    # candidates in order of first proposal: key -> [plan, votes, won votes, known wins]
-    candidates: dict = {}
-    for i, (won, line, _n) in enumerate(proposals):
+    proposals = pool.map(lambda pos: _solve(pos, nodes), sampled)
+    spent = sum(p[2] for p in proposals)
+    candidates: dict = {}  # frontier key -> _Candidate, in order of first proposal
+    for i, (won, line, _n, _value) in enumerate(proposals):
         plan = reveal_plan(view, line) if line else (legal[0],)
         key = frontier_key(view, plan)
-        entry = candidates.setdefault(key, [plan, 0, 0, set(), plan_kind(view, plan)])
-        entry[1] += 1
+        cand = candidates.get(key)
+        if cand is None:
+            cand = candidates[key] = _Candidate(plan, plan_kind(view, plan), known={})
+        cand.votes += 1
         if won:
-            entry[2] += 1
-            entry[3].add(i)  # sample i is won after this plan: its own line shows it
+            cand.won_votes += 1
+            cand.known[i] = (True, WON_VALUE)  # its own line wins after the plan
     # Moves that turn up a face-down card at once are candidates too, proposed or not:
     # full-knowledge lines deal early, as they know what the stock holds.
+    # So is the deal. A plan that reveals nothing (the line to a sample's best position
+    # may not reach a card) is kept only when no plan reveals anything: it could
+    # go round in circles.
     for action in legal:
-        if action.is_deal or len(view.up[action.src]) != action.n_cards \
-                or not view.down[action.src]:
+        if not action.is_deal and (len(view.up[action.src]) != action.n_cards
+                                   or not view.down[action.src]):
             continue
-        plan = (action,)
-        candidates.setdefault(frontier_key(view, plan), [plan, 0, 0, set(), REVEALS_CARD])
-    ranked = sorted(candidates.values(), key=lambda e: (-e[2], e[4], -e[1]))  # stable
+        key = frontier_key(view, (action,))
+        if key not in candidates:
+            candidates[key] = _Candidate((action,), DEALS if action.is_deal else REVEALS_CARD,
+                                         known={})
+    revealing = [c for c in candidates.values() if c.kind != REVEALS_NOTHING]
+    ranked = sorted(revealing or list(candidates.values()),
+                    key=lambda c: (-c.won_votes, c.kind, -c.votes))
     if method == "vote" or len(ranked) == 1:
         best = ranked[0]
-        return best[0], best[2], n_samples, n_samples, len(ranked), spent
+        return best.plan, best.won_votes, n_samples, n_samples, len(ranked), spent
     alive = ranked[:top]
-    tally = {id(e): [0, 0] for e in alive}  # wins, scored
 
-    def score(entry, indices):
-        todo = [i for i in indices if i not in entry[3]]
-        results = pool.map(lambda i: _solve(_after(sampled[i], entry[0]), nodes), todo)
-        won = len(indices) - len(todo) + sum(1 for r in results if r[0])
-        return won, len(indices), sum(r[2] for r in results)
+    def score(cand, indices):
+        todo = [i for i in indices if i not in cand.known]
+        found = pool.map(lambda i: _solve(_after(sampled[i], cand.plan), nodes), todo)
+        results = dict(zip(todo, ((r[0], r[3]) for r in found)))
+        results.update({i: cand.known[i] for i in indices if i in cand.known})
+        cand.wins += sum(1 for won, _v in results.values() if won)
+        cand.value += sum(v for _w, v in results.values())
+        cand.scored += len(indices)
+        return sum(r[2] for r in found)
 
     if method == "compare":
         rounds = [list(range(n_samples))]
@@ -269,20 +300,15 @@ def _choose(view, legal, n_samples, seed, nodes, method, top, pool):
         rounds = [list(range(r * share, n_samples if r == n_rounds - 1 else (r + 1) * share))
                   for r in range(n_rounds)]
     for r, indices in enumerate(rounds):
-        for entry in alive:
-            won, count, used = score(entry, indices)
-            tally[id(entry)][0] += won
-            tally[id(entry)][1] += count
-            spent += used
-        alive = sorted(alive, key=lambda e: (-tally[id(e)][0] / max(1, tally[id(e)][1]),
-                                             e[4], -e[2], -e[1]))
+        for cand in alive:
+            spent += score(cand, indices)
+        alive = sorted(alive, key=_Candidate.rank)
         if r < len(rounds) - 1:
             alive = alive[:max(1, (len(alive) + 1) // 2)]
-        if len(alive) == 1 and r < len(rounds) - 1 and method == "bandit":
+        if len(alive) == 1:
             break
     best = alive[0]
-    wins, scored = tally[id(best)]
-    return best[0], wins, scored, n_samples, len(ranked), spent
+    return best.plan, best.wins, best.scored, n_samples, len(ranked), spent
 
 
 __all__ = ["HONEST_NODES", "HONEST_SAMPLES", "HonestAdvice", "METHODS", "advise",

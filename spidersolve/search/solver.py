@@ -89,6 +89,7 @@ class _Search:
         self.verdict = {K.WON: "won", K.LOST: "lost", K.UNKNOWN: "unknown"}[int(self.result[0])]
         self.nodes = int(self.result[1])
         self.positions = int(self.result[6])  # distinct positions generated
+        self.best_value = int(self.result[5])  # the best value of heuristic row 0 generated
 
     def _codes_to(self, node: int) -> list[int]:
         """Action codes from the root to expanded node ``node``, last first."""
