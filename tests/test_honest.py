@@ -1,0 +1,166 @@
+"""Honest play (SPEC section 11): decisions from the visible position alone."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+from test_solver import STUCK_TEXT
+
+from spidersolve.cli.main import cli
+from spidersolve.search.honest import METHODS, advise, reveal_plan
+from spidersolve.search.honest_game import MAX_ACTIONS, play_honest
+from spidersolve.state import Action, GameCode, Position, apply, legal_actions, replay
+from spidersolve.state.visible import samples, visible_of
+
+FAST = dict(samples=3, nodes=1500)
+
+
+def _twin(position: Position, seed: int = 11) -> Position:
+    """Another full position with the same visible position: the hidden cards reshuffled."""
+    twin = samples(visible_of(position), 1, seed)[0]
+    assert twin != position and visible_of(twin) == visible_of(position)
+    return twin
+
+
+def test_advice_is_the_same_for_every_filling_of_the_hidden_cards():
+    pos = GameCode.parse("SP1-S2C-AAAAAAD").position()
+    twin = _twin(pos)
+    assert _decision(advise(pos, **FAST)) == _decision(advise(twin, **FAST))
+
+
+def _decision(advice):
+    """Everything an advice says but the seconds it took."""
+    return (advice.status, advice.plan, advice.wins, advice.scored, advice.samples,
+            advice.candidates, advice.nodes)
+
+
+def test_two_deals_with_one_visible_position_are_played_alike_until_they_differ():
+    # The whole honest game on a deal and on a twin deal (the same face-up
+    # cards, other hidden cards): the same action at every step while the
+    # visible positions are the same.
+    deal = GameCode.parse("SP1-S2C-AAAAAAD").position()
+    twin = _swap_deep(deal)
+    one, two = play_honest(deal, **FAST), play_honest(twin, **FAST)
+    a, b = deal, twin
+    same = 0
+    for x, y in zip(one.line, two.line):
+        if visible_of(a) != visible_of(b):
+            break
+        assert x == y, f"action {same + 1}: {x.text()} against {y.text()} from one view"
+        a, b = apply(a, x)[0], apply(b, y)[0]
+        same += 1
+    assert same >= 20  # the two differ only in cards that turn up late
+
+
+def _swap_deep(pos: Position) -> Position:
+    """The deal with the bottom card of column 1 and the last stock card swapped."""
+    down = [list(col) for col in pos.down]
+    stock = list(pos.stock)
+    assert down[0][0] != stock[-1]
+    down[0][0], stock[-1] = stock[-1], down[0][0]
+    return Position.make(pos.suits, pos.rules, down, pos.up, stock, pos.removed)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_advice_is_deterministic_and_a_legal_action(method):
+    view = visible_of(GameCode.parse("SP1-S4C-AAAAAAD").position())
+    first = advise(view, method=method, **FAST)
+    assert _decision(first) == _decision(advise(view, method=method, **FAST))
+    assert first.status == "honest" and first.action in legal_actions(view)
+    assert first.plan[0] == first.action
+    assert 0 <= first.wins <= first.scored and first.samples == FAST["samples"]
+    assert first.nodes > 0
+
+
+def test_threads_give_the_same_advice_as_one():
+    view = visible_of(GameCode.parse("SP1-S2C-AAAAABA").position())
+    one, two = advise(view, workers=1, **FAST), advise(view, workers=2, **FAST)
+    assert _decision(one) == _decision(two)
+
+
+def test_another_seed_draws_other_samples():
+    view = visible_of(GameCode.parse("SP1-S4C-AAAAAAD").position())
+    a, b = advise(view, seed=0, **FAST), advise(view, seed=1, **FAST)
+    assert (a.nodes, a.wins, a.plan) != (b.nodes, b.wins, b.plan)
+
+
+def test_a_plan_stops_at_the_first_action_that_turns_up_a_card():
+    view = visible_of(GameCode.parse("SP1-S1C-AAAAAAD").position())
+    # 1>8 moves column 1's only face-up card: a card turns up, the plan ends there
+    assert reveal_plan(view, [Action.parse("1>8"), Action.parse("8>7x2")]) == (
+        Action.parse("1>8"),)
+    assert reveal_plan(view, [Action.parse("deal"), Action.parse("1>2")]) == (
+        Action.parse("deal"),)
+
+
+def test_an_honest_game_replays_with_the_reference_rules():
+    deal = GameCode.parse("SP1-S1C-AAAAAAD").position()
+    result = play_honest(deal, **FAST)
+    final = replay(deal, result.line)
+    assert final.won == (result.result == "won")
+    assert (final.moves, final.score) == (result.moves, result.score)
+    assert len(result.line) <= MAX_ACTIONS
+
+
+def test_an_honest_game_on_a_position_with_unknown_cards_is_refused():
+    with pytest.raises(Exception, match="full deal"):
+        play_honest(visible_of(GameCode.parse("SP1-S1C-AAAAAAD").position()))
+
+
+def test_advice_on_a_won_or_stuck_position_says_so():
+    won = Position.from_text("spider 1 classic\nremoved: S S S S S S S S\nstock:\n"
+                             + "".join(f"{c}: |\n" for c in range(1, 11)))
+    assert advise(won).status == "won"
+    stuck = visible_of(Position.from_text(STUCK_TEXT))
+    assert stuck.has_unknown and advise(stuck).status == "stuck"
+
+
+def _run(*args, stdin=None):
+    return CliRunner().invoke(cli, list(args), input=stdin)
+
+
+def test_hint_honest_json_has_the_estimate_and_the_cost():
+    out = _run("hint", "SP1-S2C-AAAAAAD", "--honest", "--samples", "3", "--json")
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    for key in ("status", "action", "words", "win_estimate", "samples", "nodes", "seconds"):
+        assert key in data
+    assert data["status"] == "honest" and data["samples"] == 3
+    assert 0 <= data["win_estimate"] <= 1
+
+
+def test_hint_on_a_visible_position_is_honest_and_ignores_what_it_cannot_see():
+    view = visible_of(GameCode.parse("SP1-S2C-AAAAAAD").position()).to_text()
+    out = _run("hint", "-", "--samples", "3", "--json", stdin=view)
+    full = _run("hint", "SP1-S2C-AAAAAAD", "--honest", "--samples", "3", "--json")
+    assert out.exit_code == 0 and full.exit_code == 0
+    a, b = json.loads(out.stdout), json.loads(full.stdout)
+    assert (a["action"], a["win_estimate"], a["nodes"]) == (b["action"], b["win_estimate"],
+                                                             b["nodes"])
+
+
+def test_hint_honest_after_a_line_hides_what_the_player_could_not_see():
+    after = _run("hint", "SP1-S1C-AAAAAAD", "--after", "1>8", "--honest", "--samples", "2",
+                 "--json")
+    assert after.exit_code == 0, after.output
+    assert json.loads(after.stdout)["status"] == "honest"
+
+
+def test_autoplay_honest_json_replays():
+    out = _run("autoplay", "SP1-S1C-AAAAAAD", "--honest", "--samples", "3", "--json")
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    for key in ("result", "line", "moves", "score", "seconds"):
+        assert key in data
+    final = replay(GameCode.parse("SP1-S1C-AAAAAAD").position(), data["line"])
+    assert final.won == (data["result"] == "won") and final.moves == data["moves"]
+
+
+def test_autoplay_without_honest_plays_the_solvers_line():
+    out = _run("autoplay", "SP1-S1C-AAAAAAD", "--json")
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data["result"] == "won" and data["player"] == "solver"
+    assert replay(GameCode.parse("SP1-S1C-AAAAAAD").position(), data["line"]).won
