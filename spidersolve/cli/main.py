@@ -46,6 +46,11 @@ class SpiderGroup(click.Group):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
+        except KeyboardInterrupt:
+            # the search kernels stop on their flag (spidersolve.interrupt); files
+            # are written atomically, so there is nothing half-written to clean
+            click.echo("error: interrupted", err=True)
+            ctx.exit(130)
         except SpiderError as err:
             click.echo(f"error: {err}", err=True)
             ctx.exit(2)
