@@ -2,27 +2,40 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
 
 from ..errors import SpiderError
+from ..search.memory import (NODE_COST_TEXT, available_bytes, check_memory, needed_bytes,
+                             size_text, workers_that_fit)
 from ..stats.batch import (make_backend, parse_deals, parse_rules, parse_suits, plan,
                            run_batch, settings)
-from ..search.solver import MAX_NODES
-from .options import announce_compile
+from .options import announce_compile, memory_option, node_count
 
 
-def node_count(text: str, option: str = "--nodes") -> int:
-    """``1000000``, ``1_000_000`` or ``1e6``."""
-    token = str(text).strip().replace("_", "").replace(",", "")
-    try:
-        value = float(token) if any(c in token for c in ".eE") else int(token)
-    except ValueError:
-        raise SpiderError(f"{option}: '{text}' is not a node count") from None
-    if not 1 <= value <= MAX_NODES or value != int(value):
-        raise SpiderError(f"{option}: '{text}' is not a whole node count from 1 to {MAX_NODES}")
-    return int(value)
+def worker_count(workers: int | None, limit: int, memory: int | None) -> int:
+    """``--workers``, capped at the cores and at the memory the searches may need.
+
+    A cap is said on stderr; a limit that does not fit even one search is an error.
+    """
+    cores = os.cpu_count() or 1
+    asked = cores if workers is None else workers
+    if asked < 1:
+        raise SpiderError(f"--workers: at least 1 worker, not {asked}")
+    check_memory(limit, memory)  # one search must fit
+    fit = min(asked, cores)
+    if fit < asked:
+        click.echo(f"note: --workers {asked} capped at {fit}, the number of cores", err=True)
+    by_memory = workers_that_fit(limit, fit, memory)
+    if by_memory < fit:
+        cap = memory if memory is not None else available_bytes()
+        what = "the --memory cap" if memory is not None else "available"
+        click.echo(f"note: --workers {fit} capped at {by_memory}: a search of {limit} nodes "
+                   f"may need {size_text(needed_bytes(limit))}, {size_text(cap)} {what}",
+                   err=True)
+    return by_memory
 
 
 @click.command("batch")
@@ -36,17 +49,19 @@ def node_count(text: str, option: str = "--nodes") -> int:
 @click.option("--source", type=click.Choice(["code", "pysol"]), default="code",
               show_default=True, help="SP1 game codes, or PySolFC games (classic rules).")
 @click.option("--nodes", default="1000000", show_default=True, metavar="N",
-              help="Node limit per deal (positions expanded).")
+              help=f"Node limit per deal (positions expanded; 1e6 works; {NODE_COST_TEXT}).")
 @click.option("--out", default="results", show_default=True, type=click.Path(file_okay=False),
               help="Results directory (created; a rerun skips deals already done).")
-@click.option("--workers", type=int, default=None, metavar="N",
-              help="Worker processes [default: the number of CPUs]; 1 solves in this process.")
+@click.option("--workers", type=click.IntRange(min=1, max=10**6), default=None, metavar="N",
+              help="Worker processes [default: the number of CPUs]; 1 solves in this process. "
+                   "Capped at the number of CPUs and at what fits in memory (said on stderr).")
 @click.option("--scheduler", envvar="DASK_SCHEDULER_ADDRESS", default=None, metavar="ADDRESS",
               help="Run on the Dask cluster at ADDRESS (env DASK_SCHEDULER_ADDRESS).")
 @click.option("--chunk", type=int, default=None, metavar="N",
               help="Deals per chunk (one part file each) [default: from deals and workers].")
+@memory_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
-def batch(suits, rules, deals, source, nodes, out, workers, scheduler, chunk, quiet):
+def batch(suits, rules, deals, source, nodes, out, workers, scheduler, chunk, memory, quiet):
     """Solve every deal of a range under each setting; write one row per deal.
 
     Rows go to Parquet files in OUT (see docs/batch.md). Run the same command
@@ -57,6 +72,11 @@ def batch(suits, rules, deals, source, nodes, out, workers, scheduler, chunk, qu
     if chunk is not None and chunk < 1:
         raise SpiderError(f"--chunk: at least 1 deal per chunk, not {chunk}")
     tasks = plan(source, suit_list, rule_list, deal_list, limit)
+    if scheduler:
+        if memory is not None:
+            check_memory(limit, memory)  # the cluster's workers: only a cap given here
+    else:
+        workers = worker_count(workers, limit, memory)
     backend = make_backend(workers, scheduler)
     meta = {"command": "spidersolve " + " ".join(sys.argv[1:]) if sys.argv else "",
             "source": source, "suits": suit_list, "rules": rule_list, "deals": deals,

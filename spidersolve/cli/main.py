@@ -57,7 +57,7 @@ class SpiderGroup(click.Group):
         except (OSError, MemoryError) as err:
             if getattr(err, "errno", None) == errno.EPIPE:
                 raise  # a closed pipe (``| head``) is not an error; click quiets it
-            click.echo(f"error: {err}", err=True)
+            click.echo(f"error: {err or 'out of memory'}", err=True)
             ctx.exit(2)
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):

@@ -5,20 +5,22 @@ from __future__ import annotations
 import click
 
 from ..search import DEFAULT_NODES, HINT_NODES, hint, solve
-from ..search.solver import MAX_NODES
+from ..search.memory import NODE_COST_TEXT
 from ..state import Game, line_text
-from .options import (after_option, announce_compile, echo_json, json_option,
-                      needs_full_knowledge, source_argument, start_game, words_option)
+from .options import (NodeCount, after_option, announce_compile, check_search_memory,
+                      echo_json, json_option, memory_option, needs_full_knowledge,
+                      source_argument, start_game, words_option)
 
 
 def _nodes_option(default):
-    return click.option("--nodes", type=click.IntRange(min=1, max=MAX_NODES), default=default,
-                        show_default=True, help="Node limit: positions expanded.")
+    return click.option("--nodes", type=NodeCount(), default=default, show_default=True,
+                        help=f"Node limit: positions expanded (1e6 works; {NODE_COST_TEXT}).")
 
 
-def _prepare(source, after, shorten: bool = False) -> Game:
+def _prepare(source, after, nodes, memory, shorten: bool = False) -> Game:
     game, _name = start_game(source, after)
     needs_full_knowledge(game.position, "solved")
+    check_search_memory(nodes, memory)
     announce_compile(shorten=shorten)
     return game
 
@@ -35,19 +37,20 @@ def line_in_words(game: Game, line) -> list[str]:
 @source_argument
 @after_option
 @_nodes_option(DEFAULT_NODES)
+@memory_option
 @words_option
 @click.option("--shorten", is_flag=True,
               help="Look for a shorter winning line after the search (a beam search seeded "
                    "with the line; typically half a second more).")
 @json_option
-def solve_command(source, after, nodes, words, shorten, as_json):
+def solve_command(source, after, nodes, memory, words, shorten, as_json):
     """Prove SOURCE won (with a winning line), lost, or say unknown.
 
     SOURCE is a game code (SP1-S1C-AAAAAAD), pysol:SUITS:NUMBER, a position
     file or - for standard input. The line is replayed with the reference
     rules before it is printed.
     """
-    game = _prepare(source, after, shorten)
+    game = _prepare(source, after, nodes, memory, shorten)
     result = solve(game, nodes=nodes, shorten=shorten)
     if as_json:
         echo_json(result.as_dict())
@@ -72,15 +75,16 @@ def solve_command(source, after, nodes, words, shorten, as_json):
 @source_argument
 @after_option
 @_nodes_option(HINT_NODES)
+@memory_option
 @click.option("--line", "show_line", is_flag=True, help="Print the whole winning line.")
 @json_option
-def hint_command(source, after, nodes, show_line, as_json):
+def hint_command(source, after, nodes, memory, show_line, as_json):
     """The next action to play: the first action of a proven winning line.
 
     Use --after with the actions already played from SOURCE to get a hint in
     the middle of a game.
     """
-    game = _prepare(source, after)
+    game = _prepare(source, after, nodes, memory)
     result = hint(game, nodes=nodes)
     if as_json:
         echo_json(result.as_dict())

@@ -38,6 +38,10 @@ from .store import ResultStore
 
 SOURCES = ("code", "pysol")
 MAX_PYSOL = 10**20 - 1
+# The most tasks (deals x settings) one run plans: the plan is a list in
+# memory (about 200 bytes a task) and a million deals take a day on 2 cores.
+# A longer range is several runs into the same --out.
+MAX_TASKS = 1_000_000
 
 
 # -- arguments ---------------------------------------------------------------
@@ -71,21 +75,29 @@ def parse_deals(text: str) -> list[int]:
     >>> parse_deals("0:3,7")
     [0, 1, 2, 7]
     """
-    out: set[int] = set()
+    ranges = []
     for token in _tokens(text, "--deals"):
-        try:
-            bounds = [int(part) for part in token.split(":")]
-        except ValueError:
-            bounds = []
-        if len(bounds) not in (1, 2):
+        parts = token.split(":")
+        if len(parts) not in (1, 2) or not all(p.strip().isascii() and p.strip().isdigit()
+                                               for p in parts):
             raise SpiderError(f"--deals: '{token}' is not a deal number or a range A:B")
+        bounds = [int(part) for part in parts]
         if len(bounds) == 1:
-            out.add(bounds[0])
+            ranges.append((bounds[0], bounds[0] + 1))
             continue
         start, stop = bounds
         if stop <= start:
             raise SpiderError(f"--deals: '{token}' is an empty range (A:B means deals A up "
                               "to B-1, so B must be above A)")
+        ranges.append((start, stop))
+    # counted before anything is built: a range of billions is refused, not planned
+    total = sum(stop - start for start, stop in ranges)
+    if total > MAX_TASKS:
+        raise SpiderError(f"--deals: {total:,} deals is more than one run plans (at most "
+                          f"{MAX_TASKS:,}); split the range into several runs into the same "
+                          "--out")
+    out: set[int] = set()
+    for start, stop in ranges:
         out.update(range(start, stop))
     return sorted(out)
 
@@ -156,8 +168,14 @@ def plan(source: str, suits: Iterable[int], rules: Iterable[str], deals: Iterabl
         if not low <= deal <= high:
             what = "PySolFC game numbers" if source == "pysol" else "deal numbers"
             raise SpiderError(f"--deals: {what} run from {low} to {high}, not {deal}")
+    chosen = settings(source, suits, rules)
+    if len(deals) * len(chosen) > MAX_TASKS:
+        raise SpiderError(f"--deals: {len(deals):,} deals x {len(chosen)} settings is "
+                          f"{len(deals) * len(chosen):,} tasks, more than one run plans (at "
+                          f"most {MAX_TASKS:,}); split the range into several runs into the "
+                          "same --out")
     return sorted(Task(s.source, s.suits, s.rules, nodes, d)
-                  for s in settings(source, suits, rules) for d in deals)
+                  for s in chosen for d in deals)
 
 
 # -- solving -----------------------------------------------------------------
