@@ -17,7 +17,7 @@ PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 @pytest.fixture
 def results(tmp_path):
-    rows = hand_table() + [row(2, "classic", d, "won", 100 * (d + 1), moves=150, score=1100)
+    rows = hand_table() + [row(2, "classic", d, "won", 100 * (d + 1), moves=150)
                            for d in range(4)] + [row(2, "classic", 4, "lost", 800)]
     store = ResultStore(tmp_path / "res")
     store.open_for_writing()

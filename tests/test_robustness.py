@@ -164,3 +164,189 @@ def test_a_huge_deal_range_is_refused_before_it_is_built_bug(tmp_path):
     assert_error(run("batch", "--suits", "1,2,4", "--rules", "classic,relaxed", "--deals",
                      "0:300000", "--out", str(tmp_path / "r")),
                  "1,500,000 tasks", "at most 1,000,000")
+
+
+# -- data safety ---------------------------------------------------------------
+
+def small_batch(out, deals="0:4", *extra):
+    result = run("batch", "--suits", "1", "--deals", deals, "--nodes", "2000", "--workers",
+                 "1", "--out", str(out), "--quiet", *extra)
+    assert result.exit_code == 0, (result.output, result.exception)
+    return result
+
+
+def test_a_second_batch_into_the_same_out_is_refused_and_drops_nothing_bug(tmp_path):
+    from spidersolve.search import solve
+    from spidersolve.stats import load_results, plan, run_batch
+    from spidersolve.stats.batch import InlineBackend
+
+    out = tmp_path / "res"
+    other_tmp = out / ".part-20990101T000000-feedbeef-000003.parquet.x1y2.tmp"
+    seen = {}
+
+    def solver_that_lets_another_batch_start(position, nodes):
+        if not seen:
+            other_tmp.write_bytes(b"PAR1 another run's half-written part")
+            seen["second"] = run("batch", "--suits", "2", "--deals", "0:2", "--nodes", "2000",
+                                 "--workers", "1", "--out", str(out), "--quiet")
+        return solve(position, nodes=nodes)
+
+    tasks = plan("code", [1], ["classic"], range(4), 2000)
+    run_batch(tasks, out, InlineBackend(), chunk=1, solver=solver_that_lets_another_batch_start)
+    assert_error(seen["second"], "another batch", str(out))
+    assert other_tmp.exists()  # a running writer's temporary file is not deleted
+    assert list(load_results(out)["code"]) == [t.code for t in tasks]
+
+
+def test_parts_that_vanish_while_a_reader_lists_them_are_read_again_bug(tmp_path,
+                                                                           monkeypatch):
+    from spidersolve.stats import load_results
+    from spidersolve.stats import store as store_module
+
+    out = tmp_path / "res"
+    small_batch(out)
+    expected = load_results(out)
+    # a reader lists a part file that a compaction deletes before it is read
+    real_files, real_read = store_module.ResultStore.files, store_module.read_file
+    ghost = out / "part-20990101T000000-feedbeef-000000.parquet"
+    state = {"gone": False}
+
+    def files_with_a_ghost(self):
+        return real_files(self) + ([] if state["gone"] else [ghost])
+
+    def read_and_forget_the_ghost(path):
+        if path == ghost:
+            state["gone"] = True
+        return real_read(path)
+
+    monkeypatch.setattr(store_module.ResultStore, "files", files_with_a_ghost)
+    monkeypatch.setattr(store_module, "read_file", read_and_forget_the_ghost)
+    import pandas as pd
+
+    pd.testing.assert_frame_equal(load_results(out), expected)
+    assert state["gone"]
+
+
+def test_damaged_results_files_are_an_error_never_changed_rows_bug(tmp_path):
+    import random
+
+    import pandas as pd
+
+    from spidersolve.stats import ResultsError, load_results
+
+    out = tmp_path / "res"
+    small_batch(out)
+    path = out / "results.parquet"
+    good = path.read_bytes()
+    expected = load_results(out)
+    rng = random.Random(18)
+    changed = []
+    for trial in range(300):
+        data = bytearray(good)
+        i = rng.randrange(len(data))
+        data[i] ^= 1 << rng.randrange(8)
+        path.write_bytes(bytes(data))
+        try:
+            frame = load_results(out)
+        except ResultsError as err:
+            assert str(path) in str(err) and "\n" not in str(err)
+            continue
+        if not frame.equals(expected):
+            changed.append(i)
+    path.write_bytes(good)
+    assert not changed, f"{len(changed)} flips loaded with changed values"
+
+
+def test_stats_on_a_damaged_file_names_it_and_the_damage_bug(tmp_path):
+    import pyarrow.parquet as pq
+
+    out = tmp_path / "res"
+    small_batch(out)
+    path = out / "results.parquet"
+    table = pq.read_table(path)
+    # the rows changed but the metadata kept: what a flipped bit in a page does
+    import pyarrow as pa
+
+    verdicts = pa.array(["unknown"] * table.num_rows, table.schema.field("verdict").type)
+    damaged = table.set_column(table.schema.get_field_index("verdict"), "verdict", verdicts)
+    pq.write_table(damaged.replace_schema_metadata(table.schema.metadata), path)
+    assert_error(run("stats", str(out)), str(path), "damaged", "checksum")
+
+
+def test_a_won_row_whose_moves_or_score_disagree_with_its_line_is_refused_bug(tmp_path):
+    from spidersolve.stats import ResultsError, load_results
+    from spidersolve.stats.store import rows_table, write_atomic
+
+    out = tmp_path / "res"
+    small_batch(out, "0:1")
+    row = load_results(out).to_dict(orient="records")[0]
+    assert row["verdict"] == "won"
+    for field, value, fragment in [("moves", row["moves"] + 1, "moves"),
+                                   ("score", row["score"] - 1, "score"),
+                                   ("first_action", "deal", "first_action")]:
+        bad = dict(row, **{field: value})
+        path = tmp_path / f"bad-{field}.parquet"
+        write_atomic(rows_table([bad], {"runs": []}), path)
+        with pytest.raises(ResultsError, match=fragment):
+            load_results(path)
+
+
+def test_hints_out_keeps_the_old_file_when_writing_fails_bug(tmp_path, monkeypatch):
+    import errno
+
+    import pandas as pd
+
+    out = tmp_path / "res"
+    small_batch(out, "0:2")
+    target = tmp_path / "hints.csv"
+    target.write_text("old,hints\n")
+    real = pd.DataFrame.to_csv
+
+    def disk_full(self, path_or_buf=None, *args, **kwargs):
+        text = real(self, None, *args, **kwargs)
+        path_or_buf.write(text[:len(text) // 2])
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(pd.DataFrame, "to_csv", disk_full)
+    assert_error(run("hints", str(out), "--out", str(target)), "No space left")
+    assert target.read_text() == "old,hints\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hints.csv", "res"]
+
+
+def test_plots_keep_the_old_files_when_writing_fails_bug(tmp_path, monkeypatch):
+    import errno
+
+    from matplotlib.figure import Figure
+
+    out = tmp_path / "res"
+    small_batch(out, "0:2")
+    target = tmp_path / "w.png"
+    target.write_bytes(b"old png")
+
+    def disk_full(self, fname, *args, **kwargs):
+        fname.write(b"\x89PNG half")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Figure, "savefig", disk_full)
+    result = run("stats", str(out), "--plot", str(target))
+    assert result.exit_code == 2  # the table is printed first, then the error
+    assert result.stderr == "error: [Errno 28] No space left on device\n"
+    assert target.read_bytes() == b"old png"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["res", "w.png"]
+
+
+def test_a_finished_batch_run_again_writes_nothing_bug(tmp_path, monkeypatch):
+    import tempfile
+
+    out = tmp_path / "res"
+    small_batch(out)
+    small_batch(out, "0:4")
+    before = {p.name: (p.stat().st_mtime_ns, p.stat().st_ino) for p in out.iterdir()}
+
+    def read_only(*args, **kwargs):
+        raise PermissionError(13, "Permission denied (a read-only folder)")
+
+    monkeypatch.setattr(tempfile, "mkstemp", read_only)
+    result = small_batch(out, "0:4")
+    after = {p.name: (p.stat().st_mtime_ns, p.stat().st_ino) for p in out.iterdir()}
+    assert after == before

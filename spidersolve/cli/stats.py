@@ -8,6 +8,7 @@ import sys
 import click
 
 from ..errors import SpiderError
+from ..files import write_atomic
 from ..stats.hints import hints_frame
 from ..stats.store import load_results
 from ..stats.winrates import DEFAULT_BY, parse_budgets, parse_by, render, stats_flat, stats_json
@@ -73,7 +74,7 @@ def hints(results, out, suggest_nodes):
     if out == "-":
         frame.to_csv(sys.stdout, index=False)
         return
-    frame.to_csv(out, index=False)
+    write_atomic(out, lambda handle: frame.to_csv(handle, index=False), text=True)
     click.echo(f"{len(frame)} hints ({int(frame['proven'].sum())} proven) -> {out}")
 
 

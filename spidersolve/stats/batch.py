@@ -420,37 +420,56 @@ def run_batch(tasks: list[Task], out, backend=None, *, chunk: int | None = None,
     """
     started = time.perf_counter()
     store = ResultStore(out)
-    store.open_for_writing()
-    done = set()
-    if store.exists():
-        existing = store.load()
-        done = set(zip(existing["source"], existing["code"], existing["node_limit"].astype(int)))
-    todo = [t for t in sorted(set(tasks)) if t.key not in done]
-    report = BatchReport(planned=len(set(tasks)), skipped=len(set(tasks)) - len(todo),
+    store.check_out()
+    wanted = sorted(set(tasks))
+    todo = _not_done(store, wanted)
+    report = BatchReport(planned=len(wanted), skipped=len(wanted) - len(todo),
                          out=str(store.path))
-    if on_start:
-        on_start(report.planned, report.skipped)
-    backend = backend or InlineBackend()
-    run = {"run_id": time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + "-" + uuid.uuid4().hex[:8],
-           "started": utc_now(), "settings": dict(settings_meta or {}), "versions": versions(),
-           "backend": backend.name}
-    report.run = run
-    if todo:
-        with backend:
-            size = chunk or chunk_size_for(len(todo), backend.slots)
-            run["settings"]["chunk"] = size
-            chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
-            extra = {"solver": solver} if solver is not None else {}
-            for seq, rows in enumerate(backend.map(solve_chunk, chunks, **extra)):
-                store.write_part(rows, run, seq)
-                for row in rows:
-                    report.solved += 1
-                    setattr(report, row["verdict"], getattr(report, row["verdict"]) + 1)
-                if on_chunk:
-                    on_chunk(rows)
-    store.compact()
+    if not todo and not store.parts():
+        # finished already: nothing is written (the directory may be read-only)
+        if on_start:
+            on_start(report.planned, report.skipped)
+        report.seconds = time.perf_counter() - started
+        return report
+    store.open_for_writing()  # the writer's lock; another writer is an error
+    try:
+        todo = _not_done(store, wanted)  # again, under the lock
+        report.skipped = len(wanted) - len(todo)
+        if on_start:
+            on_start(report.planned, report.skipped)
+        backend = backend or InlineBackend()
+        run = {"run_id": time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + "-"
+               + uuid.uuid4().hex[:8], "started": utc_now(),
+               "settings": dict(settings_meta or {}), "versions": versions(),
+               "backend": backend.name}
+        report.run = run
+        if todo:
+            with backend:
+                size = chunk or chunk_size_for(len(todo), backend.slots)
+                run["settings"]["chunk"] = size
+                chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
+                extra = {"solver": solver} if solver is not None else {}
+                for seq, rows in enumerate(backend.map(solve_chunk, chunks, **extra)):
+                    store.write_part(rows, run, seq)
+                    for row in rows:
+                        report.solved += 1
+                        setattr(report, row["verdict"], getattr(report, row["verdict"]) + 1)
+                    if on_chunk:
+                        on_chunk(rows)
+        store.compact()
+    finally:
+        store.close()
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _not_done(store: ResultStore, tasks: list[Task]) -> list[Task]:
+    """The tasks whose key is not in the store yet."""
+    if not store.exists():
+        return list(tasks)
+    existing = store.load()
+    done = set(zip(existing["source"], existing["code"], existing["node_limit"].astype(int)))
+    return [t for t in tasks if t.key not in done]
 
 
 def report_dict(report: BatchReport) -> dict:

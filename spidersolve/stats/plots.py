@@ -10,7 +10,8 @@
   the won deals, one step histogram per group in each of two panels.
 
 ``save_plots(frame, "winrates.png")`` writes the first figure there and the
-second beside it as ``winrates-nodes.png``.
+second beside it as ``winrates-nodes.png``, in the format the extension
+names (``.png``, ``.svg`` or ``.pdf``), each atomically.
 """
 
 from __future__ import annotations
@@ -25,9 +26,12 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
+from ..errors import SpiderError
+from ..files import write_atomic
 from .winrates import _groups, curve, group_keys
 
 PLOT_BY = ("source", "suits", "rules")
+FORMATS = ("png", "svg", "pdf")
 
 
 def _label(labels: dict, keys: list[str], many_limits: bool, many_sources: bool) -> str:
@@ -164,13 +168,29 @@ def nodes_path(path) -> Path:
     return path.with_name(f"{path.stem}-nodes{path.suffix or '.png'}")
 
 
+def plot_format(path) -> str:
+    """``png``, ``svg`` or ``pdf`` from the file name's extension (none: png)."""
+    suffix = Path(path).suffix.lower().lstrip(".")
+    if not suffix:
+        return "png"
+    if suffix not in FORMATS:
+        raise SpiderError(f"--plot: '{path}': the extension must be .png, .svg or .pdf, "
+                          f"not .{suffix}")
+    return suffix
+
+
 def save_plots(frame: pd.DataFrame, path, by=PLOT_BY) -> list[Path]:
-    """Write the win-rate figure to ``path`` and the nodes figure beside it."""
+    """Write the win-rate figure to ``path`` and the nodes figure beside it.
+
+    The format is the one the extension names; each file is written to a
+    temporary file first, so a failure leaves the old files.
+    """
     path = Path(path)
+    fmt = plot_format(path)
     group_keys(by)  # checks the names before drawing anything
     out = []
     for fig, target in ((winrate_figure(frame, by), path), (nodes_figure(frame, by),
                                                            nodes_path(path))):
-        fig.savefig(target, dpi=110, format="png")
+        write_atomic(target, lambda handle: fig.savefig(handle, dpi=110, format=fmt))
         out.append(target)
     return out

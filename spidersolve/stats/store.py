@@ -3,12 +3,25 @@
 A batch run writes each finished chunk of deals as its own part file
 (``part-<run>-<seq>.parquet``), atomically: the rows go to a temporary file
 in the same directory, which is flushed, synced and then renamed over its
-final name with ``os.replace``. A run killed at any moment (``kill -9``
-included) leaves only whole part files and perhaps a stray temporary file,
-which readers ignore. At the end of a run the parts are compacted into
-``results.parquet`` (again written atomically) and then deleted; a run
-killed between the two steps leaves rows in both, and readers drop the
-duplicates by key.
+final name with ``os.replace`` (``spidersolve.files.write_atomic``). A run
+killed at any moment (``kill -9`` included) leaves only whole part files and
+perhaps a stray temporary file, which readers ignore. At the end of a run the
+parts are compacted into ``results.parquet`` (again written atomically) and
+then deleted; a run killed between the two steps leaves rows in both, and
+readers drop the duplicates by key.
+
+One writer at a time: a writer holds an exclusive ``flock`` on
+``.spidersolve.lock`` in the directory (released by the system when the
+process dies, ``kill -9`` included); a second writer is refused with one
+line. Readers take no lock: a part file that a compaction deletes while a
+reader lists the directory makes the reader list it again.
+
+Nothing read is trusted blindly: every file carries a SHA-256 of its rows
+and run metadata (``sha256`` in its metadata; Parquet page checksums too),
+checked on read, and every row is checked for what is cheap to check (known
+verdicts, suits and rules, the code of its deal, nodes within the limit, a
+won row's moves, score and first action against its line, no line for a
+deal not won). A damaged file is an error naming the file and the damage.
 
 The key of a row is ``(source, code, node_limit)``: one verdict per deal and
 budget. Every file carries the settings and versions of the runs that wrote
@@ -20,22 +33,32 @@ it as JSON under the ``spidersolve`` key of the Parquet schema metadata.
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..errors import SpiderError
+from ..files import temp_prefix
+from ..files import write_atomic as write_file_atomic
 
 KEY = ["source", "code", "node_limit"]
 # The deterministic row order: settings first, then the deal number.
 ORDER = ["source", "suits", "rules", "node_limit", "deal"]
 RESULTS_NAME = "results.parquet"
+LOCK_NAME = ".spidersolve.lock"
 META_KEY = b"spidersolve"
+VERDICTS = ("won", "lost", "unknown")
+SOURCES = ("code", "pysol")
+# a line from the start shorter than this never lets the score reach 0, so
+# its final score is exactly 500 - moves + 8 x 100
+NO_CLAMP_MOVES = 500
 
 SCHEMA = pa.schema([
     ("source", pa.string()),        # "code" (SP1 game codes) or "pysol"
@@ -60,47 +83,39 @@ VOLATILE = ["seconds", "time"]
 
 
 class ResultsError(SpiderError):
-    """A results file or directory is missing or unreadable."""
+    """A results file or directory is missing, unreadable or damaged."""
+
+
+class _Vanished(Exception):
+    """A listed part file was deleted (compacted) before it could be read."""
+
+
+def content_hash(table: pa.Table, meta: dict) -> str:
+    """SHA-256 of the rows (every column, in order) and the run metadata ``meta``."""
+    digest = hashlib.sha256()
+    digest.update(json.dumps(meta, sort_keys=True).encode())
+    for name in COLUMNS:
+        values = table.column(name).to_pylist()
+        digest.update(json.dumps([name, values], default=str, separators=(",", ":")).encode())
+    return digest.hexdigest()
+
+
+def with_meta(table: pa.Table, meta: dict) -> pa.Table:
+    """``table`` with ``meta`` and the checksum of both in its schema metadata."""
+    table = table.select(COLUMNS)
+    sealed = dict(meta, sha256=content_hash(table, meta))
+    return table.replace_schema_metadata({META_KEY: json.dumps(sealed, sort_keys=True).encode()})
 
 
 def rows_table(rows: list[dict], meta: dict) -> pa.Table:
-    """An Arrow table of result rows with ``meta`` in its schema metadata."""
-    table = pa.Table.from_pylist(rows, schema=SCHEMA)
-    return table.replace_schema_metadata({META_KEY: json.dumps(meta, sort_keys=True).encode()})
+    """An Arrow table of result rows with ``meta`` (and its checksum) in its metadata."""
+    return with_meta(pa.Table.from_pylist(rows, schema=SCHEMA), meta)
 
 
 def write_atomic(table: pa.Table, path: Path) -> None:
-    """Write a Parquet file so that ``path`` is either absent or whole."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        os.fchmod(fd, 0o644)  # mkstemp makes 0600; results are for everyone to read
-        with os.fdopen(fd, "wb") as handle:
-            pq.write_table(table, handle)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    _sync_dir(path.parent)
-
-
-def _sync_dir(folder: Path) -> None:
-    # Makes the rename itself durable; not every platform can open a directory.
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+    """Write a Parquet file so that ``path`` is either absent (or as before) or whole."""
+    write_file_atomic(path, lambda handle: pq.write_table(table, handle,
+                                                          write_page_checksum=True))
 
 
 def tidy(frame: pd.DataFrame) -> pd.DataFrame:
@@ -126,12 +141,22 @@ def _to_pandas(table: pa.Table) -> pd.DataFrame:
     return frame
 
 
+def _one_line(err: BaseException) -> str:
+    text = " ".join(str(err).split())
+    return text or type(err).__name__
+
+
 def read_file(path: Path) -> tuple[pd.DataFrame, dict]:
-    """One results file: its rows and its metadata."""
+    """One results file: its rows and its metadata, checked (see the module docstring)."""
+    path = Path(path)
     try:
-        table = pq.read_table(path)
-    except (OSError, pa.ArrowException) as err:
-        raise ResultsError(f"cannot read results file '{path}': {err}") from None
+        table = pq.read_table(path, page_checksum_verification=True)
+    except FileNotFoundError:
+        raise _Vanished(path) from None
+    except Exception as err:  # pyarrow raises many kinds on a damaged file
+        if isinstance(err, OSError) and err.errno == errno.ENOENT:
+            raise _Vanished(path) from None
+        raise ResultsError(f"cannot read results file '{path}': {_one_line(err)}") from None
     missing = [c for c in COLUMNS if c not in table.schema.names]
     if missing:
         raise ResultsError(f"'{path}' is not a spidersolve results file "
@@ -139,10 +164,129 @@ def read_file(path: Path) -> tuple[pd.DataFrame, dict]:
     raw = (table.schema.metadata or {}).get(META_KEY)
     try:
         meta = json.loads(raw) if raw else {}
+        if not isinstance(meta, dict):
+            raise ValueError("its metadata is not a JSON object")
         table = table.select(COLUMNS).cast(SCHEMA.remove_metadata())
-    except (ValueError, pa.ArrowException) as err:
-        raise ResultsError(f"'{path}' is not a spidersolve results file: {err}") from None
-    return _to_pandas(table), meta
+    except (ValueError, TypeError, pa.ArrowException) as err:
+        raise ResultsError(f"results file '{path}' is damaged or not a spidersolve results "
+                           f"file: {_one_line(err)}") from None
+    stored = meta.pop("sha256", None)
+    if stored is not None and stored != content_hash(table, meta):
+        raise ResultsError(f"results file '{path}' is damaged: its rows or metadata do not "
+                           "match the checksum (sha256) written with them; move it away and "
+                           "run the batch again to solve its deals again")
+    frame = _to_pandas(table)
+    problem = row_problem(frame)
+    if problem:
+        raise ResultsError(f"results file '{path}': {problem}")
+    return frame, meta
+
+
+def _expected_code(source: str, suits: int, rules: str, deal: int) -> str | None:
+    from ..state.codes import GameCode, PysolDeal
+
+    try:
+        if source == "pysol":
+            return PysolDeal(suits, str(deal)).text()
+        return GameCode(suits, rules, deal).text()
+    except SpiderError:
+        return None
+
+
+REQUIRED = ["source", "code", "suits", "rules", "deal", "node_limit", "verdict", "nodes",
+            "seconds", "version", "time"]
+_BASE32 = np.array(list("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"), dtype=object)
+
+
+def _codes(frame: pd.DataFrame) -> pd.Series:
+    """The code each row's source, suits, rules and deal name (vectorized GameCode.text)."""
+    deal = frame["deal"].astype("int64").to_numpy() & ((1 << 35) - 1)
+    digits = ["".join(chars) for chars in zip(*(_BASE32[(deal >> (5 * k)) & 31]
+                                                  for k in range(6, -1, -1)))]
+    suits = frame["suits"].astype("int64").astype(str)
+    rules = frame["rules"].map({"classic": "C", "relaxed": "R"}).fillna("?")
+    rules = rules.where(frame["suits"] != 1, "C")
+    sp1 = "SP1-S" + suits + rules + "-" + pd.Series(digits, index=frame.index, dtype=object)
+    pysol = "pysol:" + suits + ":" + frame["deal"].astype("int64").astype(str)
+    return sp1.where(frame["source"] != "pysol", pysol)
+
+
+def row_problem(frame: pd.DataFrame) -> str | None:
+    """What is wrong with the first bad row of ``frame``, or None (cheap checks only).
+
+    The checks run on whole columns; the first row that fails one is then
+    checked alone (``_row_problem``) for the message.
+    """
+    if frame.empty:
+        return None
+    bad = frame[REQUIRED].isna().any(axis=1)
+    full = frame[~bad]
+    if len(full):
+        won = full["verdict"] == "won"
+        line = full["line"].where(won, "").fillna("")
+        n_actions = line.str.count(" ") + 1  # a line is actions separated by single spaces
+        first = line.str.partition(" ")[0]
+        moves = full["moves"].astype("Float64")
+        score = full["score"].astype("Float64")
+        lowest = 1300 - moves
+        wrong = ~full["verdict"].isin(VERDICTS) | ~full["source"].isin(SOURCES)
+        wrong |= ~full["suits"].isin([1, 2, 4]) | ~full["rules"].isin(["classic", "relaxed"])
+        wrong |= (full["deal"] < 0) | ((full["source"] == "code") & (full["deal"] >= 1 << 35))
+        wrong |= full["code"] != _codes(full)
+        wrong |= (full["node_limit"] < 1) | (full["nodes"] < 0)
+        wrong |= full["nodes"] > full["node_limit"]
+        optional = full[["moves", "score", "first_action", "line"]].notna()
+        wrong |= ~won & optional.any(axis=1)
+        wrong |= won & ~optional.all(axis=1)
+        in_won = won & optional.all(axis=1)
+        wrong |= in_won & (moves != n_actions).fillna(True)
+        wrong |= in_won & (full["first_action"] != first)
+        exact = moves < NO_CLAMP_MOVES
+        wrong |= in_won & ((exact & (score != lowest)) | (~exact & (score < lowest.clip(0))))
+        bad = bad | wrong.reindex(frame.index, fill_value=False).astype(bool)
+    if not bad.any():
+        return None
+    i = int(np.flatnonzero(bad.to_numpy())[0])
+    row = frame.iloc[i].to_dict()
+    where = f"row {i + 1} ({row['code']})" if isinstance(row["code"], str) else f"row {i + 1}"
+    return f"{where}: {_row_problem(row) or 'its values do not agree with each other'}"
+
+
+def _row_problem(row: dict) -> str | None:
+    """The message for one row that failed a check of ``row_problem``."""
+    for column in REQUIRED:
+        if pd.isna(row[column]):
+            return f"no value in column {column}"
+    verdict, source, suits, rules = row["verdict"], row["source"], row["suits"], row["rules"]
+    if verdict not in VERDICTS:
+        return f"verdict '{verdict}' is not won, lost or unknown"
+    if source not in SOURCES:
+        return f"source '{source}' is not code or pysol"
+    if suits not in (1, 2, 4):
+        return f"suits {suits} is not 1, 2 or 4"
+    if rules not in ("classic", "relaxed"):
+        return f"rules '{rules}' is not classic or relaxed"
+    if row["code"] != _expected_code(source, suits, rules, row["deal"]):
+        return f"the code is not the one of {source} deal {row['deal']} ({suits} suits, {rules})"
+    if row["node_limit"] < 1 or not 0 <= row["nodes"] <= row["node_limit"]:
+        return f"nodes {row['nodes']} is not within the limit {row['node_limit']}"
+    line, moves, score = row["line"], row["moves"], row["score"]
+    if verdict != "won":
+        if not all(pd.isna(row[c]) for c in ("moves", "score", "first_action", "line")):
+            return f"a deal {verdict} has moves, score, first_action or line"
+        return None
+    if any(pd.isna(row[c]) for c in ("moves", "score", "first_action", "line")):
+        return "a won deal needs its line, first_action, moves and score"
+    actions = line.split(" ")
+    if moves != len(actions):
+        return f"moves {moves} but its line has {len(actions)} actions"
+    if row["first_action"] != (actions[0] if actions else None):
+        return f"first_action {row['first_action']} is not its line's first action"
+    lowest = 1300 - moves  # 500 - moves + 8 x 100, if the score never reached 0
+    exact = moves < NO_CLAMP_MOVES
+    if (exact and score != lowest) or (not exact and score < max(0, lowest)):
+        return f"score {score} does not match its line of {moves} actions"
+    return None
 
 
 class ResultStore:
@@ -150,6 +294,7 @@ class ResultStore:
 
     def __init__(self, path):
         self.path = Path(path)
+        self._lock_fd = None
 
     def files(self) -> list[Path]:
         """The whole result files, compacted results first, then parts by name."""
@@ -161,6 +306,12 @@ class ResultStore:
         main = self.path / RESULTS_NAME
         return ([main] if main.is_file() else []) + parts
 
+    def parts(self) -> list[Path]:
+        """The part files not yet compacted."""
+        if not self.path.is_dir():
+            return []
+        return [p for p in self.files() if p.name != RESULTS_NAME]
+
     def exists(self) -> bool:
         return bool(self.files())
 
@@ -170,29 +321,78 @@ class ResultStore:
 
     def load_with_meta(self) -> tuple[pd.DataFrame, list[dict]]:
         """Rows, and the metadata of every run that wrote them (by run id)."""
+        return self._load(self.files)[1:]
+
+    def _load(self, listing):
+        """(files read, rows, runs); lists again if a part vanishes while it is read."""
+        for _attempt in range(20):
+            paths = listing()
+            try:
+                loaded = [read_file(path) for path in paths]
+            except _Vanished:
+                continue  # compacted meanwhile: its rows are in results.parquet now
+            break
+        else:
+            raise ResultsError(f"results at '{self.path}' keep changing while they are read")
         frames, runs = [], {}
-        for path in self.files():
-            frame, meta = read_file(path)
+        for frame, meta in loaded:
             frames.append(frame)
             for run in meta.get("runs", []):
-                runs.setdefault(run.get("run_id"), run)
+                if isinstance(run, dict):
+                    runs.setdefault(run.get("run_id"), run)
         if not frames:
-            return empty_frame(), []
+            return paths, empty_frame(), []
         frame = tidy(pd.concat(frames, ignore_index=True)) if len(frames) > 1 else tidy(frames[0])
-        return frame, sorted(runs.values(), key=lambda r: (r.get("started", ""),
-                                                           r.get("run_id", "")))
+        return paths, frame, sorted(runs.values(), key=lambda r: (str(r.get("started", "")),
+                                                                  str(r.get("run_id", ""))))
 
-    def open_for_writing(self) -> None:
+    # -- writing -------------------------------------------------------------
+    def check_out(self) -> None:
         if self.path.exists() and not self.path.is_dir():
             raise ResultsError(f"--out '{self.path}' exists and is not a directory")
+
+    def open_for_writing(self) -> None:
+        """Create the directory and take its writer's lock (see the module docstring).
+
+        Another writer holding the lock is an error. Temporary files that a
+        killed writer left are deleted: only this store's (part and results
+        files), only under the lock, so never those of a live writer.
+        """
+        self.check_out()
         self.path.mkdir(parents=True, exist_ok=True)
-        # A stray temporary file is what a killed writer leaves; it never holds
-        # rows that a whole file does not (runs into one directory take turns).
-        for tmp in self.path.glob(".*.tmp"):
-            try:
-                tmp.unlink()
-            except OSError:
-                pass
+        self._lock()
+        for pattern in (".part-*.tmp", temp_prefix(self.path / RESULTS_NAME) + "*.tmp"):
+            for tmp in self.path.glob(pattern):
+                try:
+                    tmp.unlink()
+                except OSError:
+                    pass
+
+    def _lock(self) -> None:
+        if self._lock_fd is not None:
+            return
+        try:
+            import fcntl
+        except ImportError:  # not POSIX: no lock (docs/robustness.md)
+            return
+        lock_path = self.path / LOCK_NAME
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as err:
+            os.close(fd)
+            if err.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                raise ResultsError(f"another batch is writing to '{self.path}' (it holds "
+                                   f"{lock_path}): wait for it to finish, or choose another "
+                                   "--out") from None
+            raise
+        self._lock_fd = fd
+
+    def close(self) -> None:
+        """Release the writer's lock (the lock file stays: it is not state)."""
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
 
     def write_part(self, rows: list[dict], run: dict, seq: int) -> Path:
         """Write one finished chunk of rows as a new part file."""
@@ -201,16 +401,18 @@ class ResultStore:
         return path
 
     def compact(self) -> Path | None:
-        """Merge every file into ``results.parquet``, then delete the merged parts."""
-        merged = self.files()
+        """Merge every file into ``results.parquet``, then delete the merged parts.
+
+        With no part file there is nothing to merge, and nothing is written.
+        """
+        main = self.path / RESULTS_NAME
+        merged, frame, runs = self._load(self.files)
         if not merged:
             return None
-        frame, runs = self.load_with_meta()
-        main = self.path / RESULTS_NAME
+        if merged == [main]:
+            return main
         table = pa.Table.from_pandas(frame[COLUMNS], schema=SCHEMA, preserve_index=False)
-        table = table.replace_schema_metadata(
-            {META_KEY: json.dumps({"runs": runs}, sort_keys=True).encode()})
-        write_atomic(table, main)
+        write_atomic(with_meta(table, {"runs": runs}), main)
         for path in merged:
             if path != main:
                 path.unlink(missing_ok=True)
