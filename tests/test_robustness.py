@@ -350,3 +350,177 @@ def test_a_finished_batch_run_again_writes_nothing_bug(tmp_path, monkeypatch):
     result = small_batch(out, "0:4")
     after = {p.name: (p.stat().st_mtime_ns, p.stat().st_ino) for p in out.iterdir()}
     assert after == before
+
+
+# -- inputs: one clear line, always ---------------------------------------------
+
+DEAL3 = None
+
+
+def deal3_text():
+    from spidersolve.state import GameCode
+
+    return GameCode.parse("SP1-S4C-AAAAAAD").position().to_text()
+
+
+def test_pysol_numbers_beyond_64_bits_are_refused_by_batch_bug(tmp_path):
+    assert_error(run("batch", "--source", "pysol", "--deals", str(2**63), "--out",
+                     str(tmp_path / "r")), "--deals", "64-bit", "solve pysol:")
+    assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize("budgets", ["1e999", "nan", "inf", "-1e3", "1e400"])
+def test_an_infinite_budget_is_one_error_line_bug(tmp_path, budgets):
+    small_batch(tmp_path / "r", "0:1")
+    assert_error(run("stats", str(tmp_path / "r"), "--budgets", budgets), "--budgets")
+
+
+@pytest.mark.parametrize("address", ["not an address", "http://127.0.0.1:1/x", "tcp://"])
+def test_a_bad_scheduler_address_is_one_error_line_bug(tmp_path, address):
+    assert_error(run("batch", "--deals", "0:1", "--nodes", "100", "--scheduler", address,
+                     "--out", str(tmp_path / "r")), "--scheduler")
+
+
+def test_huge_workers_and_perft_depths_are_refused_bug():
+    assert_error(run("batch", "--deals", "0:1", "--workers", str(2**70)), "--workers")
+    assert_error(run("perft", "SP1-S1C-AAAAAAD", str(2**70)), "DEPTH")
+    assert_error(run("perft", "SP1-S1C-AAAAAAD", "100"), "DEPTH", "10")
+
+
+def test_non_utf8_standard_input_is_one_error_line_bug():
+    result = CliRunner().invoke(cli, ["deal", "-"], input=b"spider 1 classic\n\xff\xfe\n")
+    assert_error(result, "standard input", "UTF-8")
+
+
+def foreign(tmp_path, column, value=None):
+    """A results file whose ``column`` is null (or ``value``) in its first row, no checksum."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from spidersolve.stats import load_results
+
+    small_batch(tmp_path / "r", "0:2")
+    rows = load_results(tmp_path / "r").to_dict(orient="records")
+    rows[0][column] = value
+    from spidersolve.stats.store import SCHEMA
+
+    path = tmp_path / "foreign.parquet"
+    pq.write_table(pa.Table.from_pylist(rows, schema=SCHEMA), path)
+    return str(path)
+
+
+@pytest.mark.parametrize("column", ["nodes", "node_limit", "code", "moves"])
+@pytest.mark.parametrize("command", [["stats"], ["hints"]])
+def test_nulls_in_a_foreign_results_file_are_one_error_line_bug(tmp_path, column, command):
+    path = foreign(tmp_path, column)
+    assert_error(run(*command, path), path, "row 1", column)
+
+
+@pytest.mark.parametrize("column", ["nodes", "code"])
+def test_batch_into_a_folder_with_nulls_is_one_error_line_bug(tmp_path, column):
+    path = foreign(tmp_path, column)
+    out = tmp_path / "r"
+    for p in out.iterdir():
+        p.unlink()
+    os.replace(path, out / "results.parquet")
+    assert_error(run("batch", "--suits", "1", "--deals", "0:3", "--nodes", "2000", "--out",
+                     str(out), "--workers", "1"), "row 1", column)
+
+
+@pytest.mark.parametrize("code", ["-", "{path}"])
+def test_hints_never_read_a_code_as_stdin_or_a_file_bug(tmp_path, code):
+    victim = tmp_path / "victim.txt"
+    victim.write_text(deal3_text())
+    path = foreign(tmp_path, "code", code.format(path=victim))
+    result = run("hints", path, input="")
+    assert_error(result, "row 1", "code")
+
+
+@pytest.mark.parametrize("column", ["verdict", "suits", "rules"])
+def test_stats_refuses_unknown_verdicts_suits_and_rules_bug(tmp_path, column):
+    value = {"verdict": "WON", "suits": 3, "rules": "foo"}[column]
+    path = foreign(tmp_path, column, value)
+    assert_error(run("stats", path), "row 1", str(value))
+
+
+def test_hints_never_mark_an_unknown_deal_proven_bug(tmp_path):
+    from spidersolve.stats import hints_frame
+    from spidersolve.stats.store import rows_table, write_atomic
+    from spidersolve.stats import load_results
+
+    small_batch(tmp_path / "r", "0:1")
+    row = load_results(tmp_path / "r").to_dict(orient="records")[0]
+    # deal 0 at a limit of 10 nodes: unknown, though a 10,000-node suggestion wins
+    row.update(node_limit=10, nodes=10, verdict="unknown", moves=None, score=None,
+               first_action=None, line=None)
+    path = tmp_path / "small.parquet"
+    write_atomic(rows_table([row], {"runs": []}), path)
+    hint = hints_frame(load_results(path), suggest_nodes=10_000).iloc[0]
+    assert hint["first_action"] is not None
+    assert not bool(hint["proven"])
+    import pandas as pd
+
+    assert pd.isna(hint["moves"])
+
+
+def test_a_column_given_as_1_and_01_is_refused_bug():
+    text = deal3_text().replace("10: 9D 8C KC 9H | 5D\n", "10: 9D 8C KC 9H | 5D\n01: |\n")
+    assert_error(run("deal", "-", input=text), "line 14", "given twice", "line 4")
+
+
+@pytest.mark.parametrize("char", ["\x0c", "\x85", "\u2028", "\x1c", "\x1d", "\x1e", "\v"])
+def test_only_newlines_end_a_line_of_a_position_bug(char):
+    lines = deal3_text().split("\n")
+    lines[3] = lines[3] + char + lines[4]  # columns 1 and 2 joined by the character
+    del lines[4]
+    result = run("deal", "-", input="\n".join(lines))
+    assert_error(result, "line 4")
+
+
+def test_crlf_position_text_is_still_read():
+    result = run("deal", "-", input=deal3_text().replace("\n", "\r\n"))
+    assert result.exit_code == 0, result.output
+    assert result.stdout == deal3_text()
+
+
+@pytest.mark.parametrize("text", ["\u017fP1-S1C-AAAAAAD", "SP1-\u017f1C-AAAAAAD",
+                                  "SP1-S1C-AAAAAA\u212a"])
+def test_non_ascii_letters_are_not_read_as_ascii_ones_in_codes_bug(text):
+    assert_error(run("deal", text))
+
+
+def test_non_ascii_letters_are_not_read_as_ascii_ones_in_positions_bug():
+    text = deal3_text().replace("| 2C", "| 2C").replace("1: 8S", "1: 8\u017f")
+    assert_error(run("deal", "-", input=text), "line 4", "\\u017f")
+    text = deal3_text().replace("spider 4 classic", "\u017fpider 4 classic")
+    assert_error(run("deal", "-", input=text), "line 1")
+
+
+def test_a_byte_order_mark_is_skipped_and_other_invisible_characters_are_shown_bug(tmp_path):
+    path = tmp_path / "bom.txt"
+    path.write_bytes(b"\xef\xbb\xbf" + deal3_text().encode())
+    result = run("deal", str(path))
+    assert result.exit_code == 0 and result.stdout == deal3_text()
+    path.write_bytes(deal3_text().replace("spider", "spi\u200bder").encode())
+    line = assert_error(run("deal", str(path)), "line 1", "\\u200b")
+    assert "\u200b" not in line
+
+
+def test_a_missing_file_and_a_directory_say_so_bug(tmp_path):
+    assert_error(run("solve", str(tmp_path / "nonexist.txt")), "no such file")
+    assert_error(run("solve", str(tmp_path)), "is a directory")
+    assert_error(run("deal", "SP1-S1C-" + "A" * 100_000), "not a game code")
+    assert_error(run("deal", "x" * 100_000), "not a game code")
+
+
+def test_a_closed_pipe_exits_0_quietly_bug():
+    proc = subprocess.run(" ".join(CLI[:2]) + " 'from spidersolve.cli.main import main; main()'"
+                          " codes --suits 1 --count 200000 | head -1", shell=True,
+                          capture_output=True, text=True, executable="/bin/bash")
+    assert proc.stdout == "SP1-S1C-AAAAAAA\n"
+    assert proc.stderr == ""
+    status = subprocess.run(" ".join(CLI[:2]) + " 'from spidersolve.cli.main import main; "
+                            "main()' codes --suits 1 --count 200000 | head -1 >/dev/null; "
+                            "echo ${PIPESTATUS[0]}", shell=True, capture_output=True, text=True,
+                            executable="/bin/bash")
+    assert status.stdout.strip() == "0"

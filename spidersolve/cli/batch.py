@@ -60,8 +60,11 @@ def worker_count(workers: int | None, limit: int, memory: int | None) -> int:
 @click.option("--chunk", type=int, default=None, metavar="N",
               help="Deals per chunk (one part file each) [default: from deals and workers].")
 @memory_option
+@click.option("--progress/--no-progress", default=None,
+              help="Draw a progress bar on stderr [default: only when stderr is a terminal].")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
-def batch(suits, rules, deals, source, nodes, out, workers, scheduler, chunk, memory, quiet):
+def batch(suits, rules, deals, source, nodes, out, workers, scheduler, chunk, memory, progress,
+          quiet):
     """Solve every deal of a range under each setting; write one row per deal.
 
     Rows go to Parquet files in OUT (see docs/batch.md). Run the same command
@@ -85,23 +88,27 @@ def batch(suits, rules, deals, source, nodes, out, workers, scheduler, chunk, me
             "workers": getattr(backend, "slots", 1) if not scheduler else None,
             "scheduler": scheduler}
 
-    from tqdm import tqdm
-
+    if progress is None:
+        progress = sys.stderr.isatty()  # a bar in a log file is noise
+    draw = progress and not quiet
     bar = None
+    tally = {"won": 0, "lost": 0, "unknown": 0}
 
     def on_start(planned, skipped):
         nonlocal bar
-        bar = tqdm(total=planned, initial=skipped, unit="deal", file=sys.stderr,
-                   disable=quiet, dynamic_ncols=True, desc="batch")
-        bar.set_postfix(tally)
+        if draw and skipped < planned:  # nothing to do: no bar of zeros
+            from tqdm import tqdm
 
-    tally = {"won": 0, "lost": 0, "unknown": 0}
+            bar = tqdm(total=planned, initial=skipped, unit="deal", file=sys.stderr,
+                       dynamic_ncols=True, desc="batch")
+            bar.set_postfix(tally)
 
     def on_chunk(rows):
         for row in rows:
             tally[row["verdict"]] += 1
-        bar.set_postfix(tally)
-        bar.update(len(rows))
+        if bar is not None:
+            bar.set_postfix(tally)
+            bar.update(len(rows))
 
     if not quiet:
         announce_compile()
@@ -114,7 +121,8 @@ def batch(suits, rules, deals, source, nodes, out, workers, scheduler, chunk, me
     if quiet:
         return
     if not report.solved:
-        click.echo(f"{report.planned} deals planned, all already done -> {report.out}")
+        click.echo(f"{report.planned} deals planned, all already done: nothing to do -> "
+                   f"{report.out}")
     else:
         click.echo(f"{report.planned} deals planned, {report.skipped} already done, "
                    f"{report.solved} solved now: won {report.won}, lost {report.lost}, "

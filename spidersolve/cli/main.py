@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import importlib
+import os
 import sys
 
 import click
@@ -56,7 +57,8 @@ class SpiderGroup(click.Group):
             ctx.exit(2)
         except (OSError, MemoryError) as err:
             if getattr(err, "errno", None) == errno.EPIPE:
-                raise  # a closed pipe (``| head``) is not an error; click quiets it
+                _quiet_stdout()  # a closed pipe (``| head``) is not an error
+                ctx.exit(0)
             click.echo(f"error: {err or 'out of memory'}", err=True)
             ctx.exit(2)
 
@@ -86,9 +88,25 @@ def cli():
     """Spider Solitaire: deals, rules, a proving solver, hints and win rates."""
 
 
+def _quiet_stdout() -> None:
+    """Point standard output at /dev/null, so that nothing fails to flush at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def main(argv=None):
     try:
-        cli.main(args=argv, prog_name="spidersolve", standalone_mode=True)
+        try:
+            cli.main(args=argv, prog_name="spidersolve", standalone_mode=True)
+        finally:
+            sys.stdout.flush()  # a closed pipe shows here, not at exit
+    except BrokenPipeError:
+        _quiet_stdout()
+        sys.exit(0)
     except KeyboardInterrupt:
         click.echo("error: interrupted", err=True)
         sys.exit(130)

@@ -38,6 +38,7 @@ from .store import ResultStore
 
 SOURCES = ("code", "pysol")
 MAX_PYSOL = 10**20 - 1
+MAX_STORED_DEAL = 2**63 - 1  # the results' deal column is int64
 # The most tasks (deals x settings) one run plans: the plan is a list in
 # memory (about 200 bytes a task) and a million deals take a day on 2 cores.
 # A longer range is several runs into the same --out.
@@ -168,6 +169,11 @@ def plan(source: str, suits: Iterable[int], rules: Iterable[str], deals: Iterabl
         if not low <= deal <= high:
             what = "PySolFC game numbers" if source == "pysol" else "deal numbers"
             raise SpiderError(f"--deals: {what} run from {low} to {high}, not {deal}")
+    if deals[-1] > MAX_STORED_DEAL:
+        raise SpiderError(f"--deals: PySolFC game {deals[-1]} is beyond what the results' "
+                          f"deal column holds (a 64-bit integer, at most {MAX_STORED_DEAL}); "
+                          f"solve such games one by one with 'spidersolve solve "
+                          f"pysol:{min(suits)}:{deals[-1]}'")
     chosen = settings(source, suits, rules)
     if len(deals) * len(chosen) > MAX_TASKS:
         raise SpiderError(f"--deals: {len(deals):,} deals x {len(chosen)} settings is "
@@ -329,6 +335,9 @@ class DaskBackend:
             except (OSError, TimeoutError) as err:
                 raise SpiderError(f"--scheduler: cannot reach the Dask scheduler at "
                                   f"'{self.address}': {err}") from None
+            except (ValueError, TypeError) as err:  # distributed's word for a bad address
+                raise SpiderError(f"--scheduler: '{self.address}' is not a Dask scheduler "
+                                  f"address like tcp://HOST:8786: {err}") from None
         self.slots = max(1, sum(self._client.nthreads().values()))
         return self
 
