@@ -394,7 +394,6 @@ def test_non_utf8_standard_input_is_one_error_line_bug():
 
 def foreign(tmp_path, column, value=None):
     """A results file whose ``column`` is null (or ``value``) in its first row, no checksum."""
-    import pyarrow as pa
     import pyarrow.parquet as pq
 
     from spidersolve.stats import load_results
@@ -402,10 +401,12 @@ def foreign(tmp_path, column, value=None):
     small_batch(tmp_path / "r", "0:2")
     rows = load_results(tmp_path / "r").to_dict(orient="records")
     rows[0][column] = value
-    from spidersolve.stats.store import SCHEMA
+    import pandas as pd
+
+    from spidersolve.stats.store import frame_table
 
     path = tmp_path / "foreign.parquet"
-    pq.write_table(pa.Table.from_pylist(rows, schema=SCHEMA), path)
+    pq.write_table(frame_table(pd.DataFrame.from_records(rows)), path)
     return str(path)
 
 
@@ -524,3 +525,45 @@ def test_a_closed_pipe_exits_0_quietly_bug():
                             "echo ${PIPESTATUS[0]}", shell=True, capture_output=True, text=True,
                             executable="/bin/bash")
     assert status.stdout.strip() == "0"
+
+
+# -- results and command-line conventions -----------------------------------------
+
+def test_plain_pandas_reads_integers_timestamps_and_categories_bug(tmp_path):
+    import pandas as pd
+    import pyarrow.parquet as pq
+
+    small_batch(tmp_path / "r", "0:2")
+    small_batch(tmp_path / "r", "0:2", "--nodes", "300")  # an unknown row: null moves
+    path = tmp_path / "r" / "results.parquet"
+    frame = pd.read_parquet(path)
+    for column in ("suits", "deal", "node_limit", "nodes", "moves", "score"):
+        assert frame[column].dtype == pd.Int64Dtype(), column
+    assert frame["moves"].isna().any() and frame["moves"].notna().any()
+    assert str(frame["time"].dtype).startswith("datetime64") and frame["time"].dt.tz is not None
+    for column in ("source", "rules", "verdict", "version"):
+        assert isinstance(frame[column].dtype, pd.CategoricalDtype), column
+    schema = pq.read_schema(path)
+    for field in schema:
+        assert field.metadata and field.metadata.get(b"description"), field.name
+    assert b"positions expanded" in schema.field("nodes").metadata[b"description"]
+
+
+def test_results_files_of_the_first_format_are_still_read(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from spidersolve.stats import load_results
+
+    small_batch(tmp_path / "r", "0:2")
+    new = load_results(tmp_path / "r")
+    old_schema = pa.schema([(name, pa.int64() if name in ("suits", "deal", "node_limit",
+                                                           "nodes", "moves", "score")
+                             else pa.float64() if name == "seconds" else pa.string())
+                            for name in new.columns])
+    path = tmp_path / "old.parquet"
+    pq.write_table(pa.Table.from_pandas(new, schema=old_schema, preserve_index=False), path)
+    import pandas as pd
+
+    pd.testing.assert_frame_equal(load_results(path), new)
+    assert new["time"].str.endswith("Z").all()

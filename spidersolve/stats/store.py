@@ -42,6 +42,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ..errors import SpiderError
@@ -60,26 +61,36 @@ SOURCES = ("code", "pysol")
 # its final score is exactly 500 - moves + 8 x 100
 NO_CLAMP_MOVES = 500
 
-SCHEMA = pa.schema([
-    ("source", pa.string()),        # "code" (SP1 game codes) or "pysol"
-    ("code", pa.string()),          # canonical game code or pysol:S:N name
-    ("suits", pa.int64()),
-    ("rules", pa.string()),         # "classic" or "relaxed"
-    ("deal", pa.int64()),           # deal number (SP1) or PySolFC game number
-    ("node_limit", pa.int64()),
-    ("verdict", pa.string()),       # "won", "lost" or "unknown"
-    ("nodes", pa.int64()),          # positions expanded
-    ("seconds", pa.float64()),
-    ("moves", pa.int64()),          # length of the winning line (won only)
-    ("score", pa.int64()),          # final score of the winning line (won only)
-    ("first_action", pa.string()),  # first action of the winning line, notation (won only)
-    ("line", pa.string()),          # the winning line (won only)
-    ("version", pa.string()),       # spidersolve.__version__ that solved it
-    ("time", pa.string()),          # UTC ISO 8601 time the deal was finished
-])
+_TEXT = pa.dictionary(pa.int32(), pa.string())  # repeated text: dictionary-encoded
+_FIELDS = [
+    ("source", _TEXT, "where the deal comes from: code (SP1 game codes) or pysol (PySolFC "
+                      "game numbers)"),
+    ("code", pa.string(), "the deal: its canonical SP1 game code, or pysol:SUITS:NUMBER"),
+    ("suits", pa.int64(), "number of suits: 1, 2 or 4"),
+    ("rules", _TEXT, "rule variant: classic or relaxed (1 suit is always classic)"),
+    ("deal", pa.int64(), "deal number (SP1, 0 .. 2^35 - 1) or PySolFC game number"),
+    ("node_limit", pa.int64(), "node limit of the search (positions expanded)"),
+    ("verdict", _TEXT, "won (a winning line found and replayed), lost (the search was "
+                       "exhaustive) or unknown (the node limit was reached first)"),
+    ("nodes", pa.int64(), "nodes the search used (positions expanded)"),
+    ("seconds", pa.float64(), "wall-clock time of the whole solve, in seconds"),
+    ("moves", pa.int64(), "length of the winning line in actions, deals included (won only; "
+                          "null otherwise)"),
+    ("score", pa.int64(), "final score of the winning line (won only; null otherwise)"),
+    ("first_action", pa.string(), "first action of the winning line, in notation like 7>3x2 "
+                                  "(won only; null otherwise)"),
+    ("line", pa.string(), "the winning line: actions separated by single spaces (won only; "
+                          "null otherwise)"),
+    ("version", _TEXT, "spidersolve version that solved the deal"),
+    ("time", pa.timestamp("s", tz="UTC"), "when the deal was finished (UTC, to the second)"),
+]
+SCHEMA = pa.schema([pa.field(name, kind, metadata={"description": text})
+                    for name, kind, text in _FIELDS])
 COLUMNS = SCHEMA.names
 # Columns that change from run to run without the result changing.
 VOLATILE = ["seconds", "time"]
+INT_COLUMNS = [name for name, kind, _text in _FIELDS if kind == pa.int64()]
+TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"  # how load_results gives the time column
 
 
 class ResultsError(SpiderError):
@@ -101,15 +112,35 @@ def content_hash(table: pa.Table, meta: dict) -> str:
 
 
 def with_meta(table: pa.Table, meta: dict) -> pa.Table:
-    """``table`` with ``meta`` and the checksum of both in its schema metadata."""
+    """``table`` with ``meta`` and the checksum of both in its schema metadata.
+
+    The table's other metadata (pandas' description of its dtypes) is kept.
+    """
     table = table.select(COLUMNS)
     sealed = dict(meta, sha256=content_hash(table, meta))
-    return table.replace_schema_metadata({META_KEY: json.dumps(sealed, sort_keys=True).encode()})
+    metadata = dict(table.schema.metadata or {})
+    metadata[META_KEY] = json.dumps(sealed, sort_keys=True).encode()
+    return table.replace_schema_metadata(metadata)
+
+
+def frame_table(frame: pd.DataFrame) -> pa.Table:
+    """The Arrow table of a frame of rows (as ``load_results`` gives them), in SCHEMA.
+
+    Integers go through pandas' nullable Int64 and the time through a UTC
+    timestamp, so that the pandas metadata stored with the table makes a
+    plain ``pandas.read_parquet`` give nullable integers and timestamps.
+    """
+    frame = frame[COLUMNS].copy()
+    for column in INT_COLUMNS:
+        frame[column] = frame[column].astype("Int64")
+    frame["time"] = pd.to_datetime(frame["time"], utc=True, format="ISO8601")
+    return pa.Table.from_pandas(frame, schema=SCHEMA, preserve_index=False)
 
 
 def rows_table(rows: list[dict], meta: dict) -> pa.Table:
     """An Arrow table of result rows with ``meta`` (and its checksum) in its metadata."""
-    return with_meta(pa.Table.from_pylist(rows, schema=SCHEMA), meta)
+    frame = pd.DataFrame.from_records(rows, columns=COLUMNS) if rows else empty_frame()
+    return with_meta(frame_table(frame), meta)
 
 
 def write_atomic(table: pa.Table, path: Path) -> None:
@@ -132,9 +163,17 @@ def empty_frame() -> pd.DataFrame:
 
 
 def _to_pandas(table: pa.Table) -> pd.DataFrame:
+    """The rows as ``load_results`` gives them: Int64 integers, text as str or None,
+    the time as ISO 8601 text (``2026-12-01T09:00:00Z``)."""
+    table = table.select(COLUMNS)
+    stamps = pc.strftime(table.column("time"), format=TIME_FORMAT)
+    table = table.set_column(COLUMNS.index("time"), "time", stamps)
+    table = table.cast(pa.schema([pa.field(f.name, f.type.value_type
+                                           if pa.types.is_dictionary(f.type) else f.type)
+                                  for f in table.schema]))
     # Nullable integers stay integers (moves and score are missing unless won).
     mapping = {pa.int64(): pd.Int64Dtype(), pa.string(): pd.StringDtype()}
-    frame = table.select(COLUMNS).to_pandas(types_mapper=mapping.get)
+    frame = table.to_pandas(types_mapper=mapping.get, ignore_metadata=True)
     for column in ("source", "code", "rules", "verdict", "first_action", "line", "version",
                    "time"):
         frame[column] = frame[column].astype(object).where(frame[column].notna(), None)
@@ -157,28 +196,39 @@ def read_file(path: Path) -> tuple[pd.DataFrame, dict]:
         if isinstance(err, OSError) and err.errno == errno.ENOENT:
             raise _Vanished(path) from None
         raise ResultsError(f"cannot read results file '{path}': {_one_line(err)}") from None
-    missing = [c for c in COLUMNS if c not in table.schema.names]
-    if missing:
-        raise ResultsError(f"'{path}' is not a spidersolve results file "
-                           f"(no column {missing[0]})")
-    raw = (table.schema.metadata or {}).get(META_KEY)
     try:
-        meta = json.loads(raw) if raw else {}
-        if not isinstance(meta, dict):
-            raise ValueError("its metadata is not a JSON object")
-        table = table.select(COLUMNS).cast(SCHEMA.remove_metadata())
-    except (ValueError, TypeError, pa.ArrowException) as err:
+        missing = [c for c in COLUMNS if c not in table.schema.names]
+        if missing:
+            raise ResultsError(f" has no column {missing[0]}: it is not a spidersolve "
+                               "results file")
+        frame, meta = _checked(table)
+    except ResultsError as err:
+        raise ResultsError(f"results file '{path}'{err}") from None
+    except Exception as err:  # bytes that decode to nothing valid: text, JSON, types
         raise ResultsError(f"results file '{path}' is damaged or not a spidersolve results "
                            f"file: {_one_line(err)}") from None
+    return frame, meta
+
+
+def _checked(table: pa.Table) -> tuple[pd.DataFrame, dict]:
+    """The rows and metadata of a file's table, once its checksum and rows are checked.
+
+    A ResultsError here carries the rest of the message after the file's name.
+    """
+    raw = (table.schema.metadata or {}).get(META_KEY)
+    meta = json.loads(raw) if raw else {}
+    if not isinstance(meta, dict):
+        raise ValueError("its metadata is not a JSON object")
+    table = table.select(COLUMNS).cast(SCHEMA)
     stored = meta.pop("sha256", None)
     if stored is not None and stored != content_hash(table, meta):
-        raise ResultsError(f"results file '{path}' is damaged: its rows or metadata do not "
-                           "match the checksum (sha256) written with them; move it away and "
-                           "run the batch again to solve its deals again")
+        raise ResultsError(" is damaged: its rows or metadata do not match the checksum "
+                           "(sha256) written with them; move it away and run the batch again "
+                           "to solve its deals again")
     frame = _to_pandas(table)
     problem = row_problem(frame)
     if problem:
-        raise ResultsError(f"results file '{path}': {problem}")
+        raise ResultsError(f": {problem}")
     return frame, meta
 
 
@@ -411,8 +461,7 @@ class ResultStore:
             return None
         if merged == [main]:
             return main
-        table = pa.Table.from_pandas(frame[COLUMNS], schema=SCHEMA, preserve_index=False)
-        write_atomic(with_meta(table, {"runs": runs}), main)
+        write_atomic(with_meta(frame_table(frame), {"runs": runs}), main)
         for path in merged:
             if path != main:
                 path.unlink(missing_ok=True)
