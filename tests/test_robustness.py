@@ -567,3 +567,80 @@ def test_results_files_of_the_first_format_are_still_read(tmp_path):
 
     pd.testing.assert_frame_equal(load_results(path), new)
     assert new["time"].str.endswith("Z").all()
+
+
+def test_stats_json_is_one_object_bug(tmp_path):
+    import json
+
+    small_batch(tmp_path / "r", "0:2")
+    result = run("stats", str(tmp_path / "r"), "--json", "--budgets", "1000")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert isinstance(data, dict)
+    assert [g["deals"] for g in data["groups"]] == [2]
+    assert data["groups"][0]["budgets"][0]["budget"] == 1000
+
+
+def test_dash_h_is_help_bug():
+    for args in (["-h"], ["solve", "-h"], ["batch", "-h"]):
+        result = run(*args)
+        assert result.exit_code == 0 and result.stdout.startswith("Usage: spidersolve")
+
+
+def test_a_mistyped_command_says_did_you_mean_bug():
+    assert_error(run("solv", "SP1-S1C-AAAAAAD"), "no such command 'solv'",
+                 "did you mean 'solve'")
+    assert_error(run("zzzz"), "no such command 'zzzz'")
+
+
+def test_every_node_option_takes_1e4_bug(tmp_path):
+    small_batch(tmp_path / "r", "0:1", "--nodes", "300")
+    result = run("hints", str(tmp_path / "r"), "--suggest-nodes", "1e3")
+    assert result.exit_code == 0, result.output
+    for command in ("solve", "hint"):
+        result = run(command, "SP1-S1C-AAAAAAD", "--nodes", "1e4", "--json")
+        assert result.exit_code == 0, result.output
+
+
+def test_top_level_help_does_not_cut_a_summary_bug():
+    text = run("--help").stdout
+    commands = text.split("Commands:")[1]
+    assert "..." not in commands
+    flat = " ".join(commands.split())
+    assert "Solve every deal of a range under each setting; write one row per deal." in flat
+    assert "Replay LINE (actions separated by spaces, like '1>8 8>7x2 deal') from SOURCE." \
+        in flat
+
+
+def test_solve_json_with_words_gives_the_line_in_words_bug():
+    import json
+
+    result = run("solve", "SP1-S1C-AAAAAAD", "--json", "--words")
+    data = json.loads(result.stdout)
+    assert len(data["words"]) == data["moves"]
+    assert data["words"][0].startswith("move ")
+    assert "with --json" in " ".join(run("solve", "--help").stdout.split())
+    assert "with --json" in " ".join(run("deal", "--help").stdout.split())
+
+
+def test_hint_on_a_stuck_position_says_stuck_in_text_and_json_bug():
+    import json
+
+    from test_hint import STUCK_TEXT
+
+    text = run("hint", "-", input=STUCK_TEXT).stdout
+    data = json.loads(run("hint", "-", "--json", input=STUCK_TEXT).stdout)
+    assert data["status"] == "stuck" and text.startswith("stuck: ")
+
+
+def test_batch_draws_a_bar_only_on_a_terminal_bug(tmp_path):
+    args = ["batch", "--suits", "1", "--deals", "0:2", "--nodes", "2000", "--workers", "1",
+            "--out", str(tmp_path / "r")]
+    result = run(*args)
+    assert result.exit_code == 0 and "batch:" not in result.stderr
+    assert "2 solved now" in result.stdout
+    result = run(*args, "--deals", "0:3", "--progress")
+    assert result.exit_code == 0 and "batch:" in result.stderr and "3/3" in result.stderr
+    result = run(*args, "--progress")
+    assert result.exit_code == 0 and "batch:" not in result.stderr
+    assert "nothing to do" in result.stdout

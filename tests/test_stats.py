@@ -121,7 +121,7 @@ def test_stats_command_json_and_csv(hand_results):
     result = CliRunner().invoke(cli, ["stats", str(hand_results), "--by", "suits",
                                       "--budgets", "600", "--json"])
     assert result.exit_code == 0, result.output
-    groups = json.loads(result.stdout)
+    groups = json.loads(result.stdout)["groups"]
     assert [(g["suits"], g["deals"], g["won"], g["lost"]) for g in groups] == [
         (1, 10, 7, 1), (4, 3, 0, 0)]
     assert groups[0]["budgets"][0]["budget"] == 600

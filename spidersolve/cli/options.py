@@ -14,7 +14,8 @@ source_argument = click.argument("source", metavar="SOURCE")
 after_option = click.option("--after", "after", default="", metavar="LINE",
                             help="Play these actions from SOURCE first (e.g. '1>8 deal').")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-words_option = click.option("--words", is_flag=True, help="Say it in plain words.")
+words_option = click.option("--words", is_flag=True,
+                            help="Say it in plain words (with --json: a \"words\" key too).")
 
 
 def node_count(text, option: str = "--nodes", low: int = 1) -> int:

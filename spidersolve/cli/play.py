@@ -9,13 +9,14 @@ import click
 from ..errors import SpiderError
 from ..play import PlaySession
 from ..state import parse_line
-from .options import after_option, fail, source_argument, start_game, words_option
+from .options import after_option, fail, source_argument, start_game
 
 
 @click.command("play")
 @source_argument
 @after_option
-@words_option
+@click.option("--words", is_flag=True, help="Describe the table in plain words instead of "
+                                              "drawing it (for a screen reader).")
 def play(source, after, words):
     """Play SOURCE in the terminal: type 7>3, 7>3x2, 7, deal, undo, hint, help or quit.
 

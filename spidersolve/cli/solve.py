@@ -53,7 +53,11 @@ def solve_command(source, after, nodes, memory, words, shorten, as_json):
     game = _prepare(source, after, nodes, memory, shorten)
     result = solve(game, nodes=nodes, shorten=shorten)
     if as_json:
-        echo_json(result.as_dict())
+        obj = result.as_dict()
+        if words:  # each action of the line in words, or null unless won
+            obj["words"] = (line_in_words(game, result.line) if result.verdict == "won"
+                            else None)
+        echo_json(obj)
         return
     click.echo(f"verdict: {result.verdict}")
     click.echo(f"nodes: {result.nodes}")
@@ -91,9 +95,9 @@ def hint_command(source, after, nodes, memory, show_line, as_json):
         return
     status = result.status
     if status == "won":
-        click.echo("the game is already won")
+        click.echo("won: the game is already won")
     elif status == "stuck":
-        click.echo("no legal action is left: the game is lost")
+        click.echo("stuck: no legal action is left, so the game is lost")
     elif status == "lost":
         click.echo(f"lost: no winning line exists from here (searched all {result.nodes} "
                    "positions)")

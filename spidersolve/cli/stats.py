@@ -9,6 +9,7 @@ import click
 
 from ..errors import SpiderError
 from ..files import write_atomic
+from .options import NodeCount
 from ..stats.hints import hints_frame
 from ..stats.store import load_results
 from ..stats.winrates import DEFAULT_BY, parse_budgets, parse_by, render, stats_flat, stats_json
@@ -24,7 +25,8 @@ results_argument = click.argument("results", metavar="RESULTS")
 @click.option("--budgets", default="", metavar="LIST",
               help="Also give the win rate within these smaller node budgets, e.g. "
                    "167000,500000 (from the node counts of the same run).")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON: one object per group.")
+@click.option("--json", "as_json", is_flag=True,
+              help='Print one JSON object: {"groups": [one object per group]}.')
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV: one line per group.")
 @click.option("--plot", type=click.Path(dir_okay=False), default=None, metavar="FILE.png",
               help="Draw win rate against node budget to FILE.png and the nodes per won "
@@ -42,7 +44,7 @@ def stats(results, by, budgets, as_json, as_csv, plot):
     budget_list = parse_budgets(budgets)
     frame = load_results(results)
     if as_json:
-        click.echo(json.dumps(stats_json(frame, keys, budget_list), indent=1))
+        click.echo(json.dumps({"groups": stats_json(frame, keys, budget_list)}, indent=1))
     elif as_csv:
         click.echo(stats_flat(frame, keys, budget_list).to_csv(index=False), nl=False)
     else:
@@ -59,7 +61,7 @@ def stats(results, by, budgets, as_json, as_csv, plot):
 @click.option("--out", default="-", show_default=True, type=click.Path(dir_okay=False,
                                                                       allow_dash=True),
               help="CSV file to write ('-' for standard output).")
-@click.option("--suggest-nodes", type=click.IntRange(min=0), default=10_000, show_default=True,
+@click.option("--suggest-nodes", type=NodeCount(low=0), default=10_000, show_default=True,
               help="For a deal not won, search this many nodes for an unproven suggestion "
                    "(0: none).")
 def hints(results, out, suggest_nodes):
