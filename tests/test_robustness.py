@@ -43,6 +43,13 @@ def test_ctrl_c_stops_a_long_search_bug(command):
     assert seconds < 3  # within a second on an idle machine; slack for a loaded one
 
 
+@pytest.mark.parametrize("engine", ["kernel", "reference"])
+def test_ctrl_c_stops_a_deep_perft_bug(engine):
+    status, err, seconds = interrupt(["perft", "SP1-S4C-AAAAABA", "10", "--engine", engine])
+    assert (status, err) == (130, "error: interrupted\n")
+    assert seconds < 3
+
+
 def test_ctrl_c_stops_a_batch_in_process_bug(tmp_path):
     out = tmp_path / "res"
     status, err, seconds = interrupt(["batch", "--suits", "4", "--deals", "0:40", "--nodes",
