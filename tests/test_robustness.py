@@ -265,18 +265,10 @@ def test_damaged_results_files_are_an_error_never_changed_rows_bug(tmp_path):
 
 
 def test_stats_on_a_damaged_file_names_it_and_the_damage_bug(tmp_path):
-    import pyarrow.parquet as pq
-
     out = tmp_path / "res"
     small_batch(out)
     path = out / "results.parquet"
-    table = pq.read_table(path)
-    # the rows changed but the metadata kept: what a flipped bit in a page does
-    import pyarrow as pa
-
-    verdicts = pa.array(["unknown"] * table.num_rows, table.schema.field("verdict").type)
-    damaged = table.set_column(table.schema.get_field_index("verdict"), "verdict", verdicts)
-    pq.write_table(damaged.replace_schema_metadata(table.schema.metadata), path)
+    damage(path)  # the rows changed but the metadata kept: what a flipped bit in a page does
     assert_error(run("stats", str(out)), str(path), "damaged", "checksum")
 
 
@@ -651,3 +643,33 @@ def test_batch_draws_a_bar_only_on_a_terminal_bug(tmp_path):
     result = run(*args, "--progress")
     assert result.exit_code == 0 and "batch:" not in result.stderr
     assert "nothing to do" in result.stdout
+
+
+def damage(path):
+    """Rewrite a results file with changed verdicts and its old metadata (checksum)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(path)
+    verdicts = pa.array(["unknown"] * table.num_rows, table.schema.field("verdict").type)
+    damaged = table.set_column(table.schema.get_field_index("verdict"), "verdict", verdicts)
+    pq.write_table(damaged.replace_schema_metadata(table.schema.metadata), path)
+
+
+def test_batch_repair_sets_a_damaged_file_aside_and_solves_its_deals_again_bug(tmp_path):
+    from spidersolve.stats import load_results
+    from spidersolve.stats.store import VOLATILE
+
+    out = tmp_path / "res"
+    small_batch(out)
+    good = load_results(out).drop(columns=VOLATILE)
+    damage(out / "results.parquet")
+    assert_error(run("batch", "--suits", "1", "--deals", "0:4", "--nodes", "2000", "--out",
+                     str(out), "--workers", "1"), "damaged", "--repair")
+    result = run("batch", "--suits", "1", "--deals", "0:4", "--nodes", "2000", "--out",
+                 str(out), "--workers", "1", "--repair")
+    assert result.exit_code == 0, result.output
+    assert "results.parquet.damaged" in result.stderr
+    assert "4 solved now" in result.stdout
+    assert load_results(out).drop(columns=VOLATILE).equals(good)
+    assert (out / "results.parquet.damaged").exists()

@@ -62,9 +62,12 @@ def worker_count(workers: int | None, limit: int, memory: int | None) -> int:
 @memory_option
 @click.option("--progress/--no-progress", default=None,
               help="Draw a progress bar on stderr [default: only when stderr is a terminal].")
+@click.option("--repair", is_flag=True,
+              help="First set aside (rename to NAME.damaged) every results file in OUT that "
+                   "fails its checks, then solve the deals it held again.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
 def batch(suits, rules, deals, source, nodes, out, workers, scheduler, chunk, memory, progress,
-          quiet):
+          repair, quiet):
     """Solve every deal of a range under each setting; write one row per deal.
 
     Rows go to Parquet files in OUT (see docs/batch.md). Run the same command
@@ -114,7 +117,10 @@ def batch(suits, rules, deals, source, nodes, out, workers, scheduler, chunk, me
         announce_compile()
     try:
         report = run_batch(tasks, out, backend, chunk=chunk, settings_meta=meta,
-                           on_start=on_start, on_chunk=on_chunk)
+                           on_start=on_start, on_chunk=on_chunk, repair=repair,
+                           on_damaged=lambda path: click.echo(
+                               f"note: a damaged results file set aside as '{path}'; its "
+                               "deals are solved again", err=True))
     finally:
         if bar is not None:
             bar.close()

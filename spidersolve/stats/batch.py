@@ -29,6 +29,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from .. import __version__
@@ -386,6 +387,7 @@ class BatchReport:
     seconds: float = 0.0
     out: str = ""
     run: dict = field(default_factory=dict)
+    damaged: list = field(default_factory=list)  # files set aside by repair
 
 
 def versions() -> dict:
@@ -408,7 +410,9 @@ def chunk_size_for(todo: int, slots: int) -> int:
 def run_batch(tasks: list[Task], out, backend=None, *, chunk: int | None = None,
               settings_meta: dict | None = None, solver: Callable | None = None,
               on_start: Callable[[int, int], None] | None = None,
-              on_chunk: Callable[[list[dict]], None] | None = None) -> BatchReport:
+              on_chunk: Callable[[list[dict]], None] | None = None,
+              repair: bool = False,
+              on_damaged: Callable[[Path], None] | None = None) -> BatchReport:
     """Solve every task not yet in the store at ``out``; write part files as chunks finish.
 
     Parameters
@@ -421,6 +425,10 @@ def run_batch(tasks: list[Task], out, backend=None, *, chunk: int | None = None,
     solver : a picklable function like ``spidersolve.search.solve`` (the default).
     on_start : called with (tasks planned, tasks already done) before solving.
     on_chunk : called with each finished chunk's rows after they are written.
+    repair : first set aside (rename to ``NAME.damaged``) every results file
+        that cannot be read, so that its deals are solved again; without it a
+        damaged file is an error.
+    on_damaged : called with the new name of each file set aside.
 
     Returns
     -------
@@ -431,7 +439,7 @@ def run_batch(tasks: list[Task], out, backend=None, *, chunk: int | None = None,
     store = ResultStore(out)
     store.check_out()
     wanted = sorted(set(tasks))
-    todo = _not_done(store, wanted)
+    todo = wanted if repair else _not_done(store, wanted)
     report = BatchReport(planned=len(wanted), skipped=len(wanted) - len(todo),
                          out=str(store.path))
     if not todo and not store.parts():
@@ -442,6 +450,11 @@ def run_batch(tasks: list[Task], out, backend=None, *, chunk: int | None = None,
         return report
     store.open_for_writing()  # the writer's lock; another writer is an error
     try:
+        if repair:
+            for path in store.set_aside_damaged():
+                report.damaged.append(str(path))
+                if on_damaged:
+                    on_damaged(path)
         todo = _not_done(store, wanted)  # again, under the lock
         report.skipped = len(wanted) - len(todo)
         if on_start:

@@ -223,8 +223,8 @@ def _checked(table: pa.Table) -> tuple[pd.DataFrame, dict]:
     stored = meta.pop("sha256", None)
     if stored is not None and stored != content_hash(table, meta):
         raise ResultsError(" is damaged: its rows or metadata do not match the checksum "
-                           "(sha256) written with them; move it away and run the batch again "
-                           "to solve its deals again")
+                           "(sha256) written with them; the same batch command with --repair "
+                           "sets it aside and solves its deals again")
     frame = _to_pandas(table)
     problem = row_problem(frame)
     if problem:
@@ -443,6 +443,28 @@ class ResultStore:
         if self._lock_fd is not None:
             os.close(self._lock_fd)
             self._lock_fd = None
+
+    def set_aside_damaged(self) -> list[Path]:
+        """Rename every file that cannot be read (``NAME.damaged``); the new names.
+
+        Only under the writer's lock. Readers ignore the renamed files, so
+        the deals they held are missing, and the next batch solves them again.
+        """
+        moved = []
+        for path in self.files():
+            try:
+                read_file(path)
+            except _Vanished:
+                continue
+            except ResultsError:
+                target = path.with_name(path.name + ".damaged")
+                n = 1
+                while target.exists():
+                    n += 1
+                    target = path.with_name(f"{path.name}.damaged-{n}")
+                os.replace(path, target)
+                moved.append(target)
+        return moved
 
     def write_part(self, rows: list[dict], run: dict, seq: int) -> Path:
         """Write one finished chunk of rows as a new part file."""
