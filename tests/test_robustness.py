@@ -673,3 +673,31 @@ def test_batch_repair_sets_a_damaged_file_aside_and_solves_its_deals_again_bug(t
     assert "4 solved now" in result.stdout
     assert load_results(out).drop(columns=VOLATILE).equals(good)
     assert (out / "results.parquet.damaged").exists()
+
+
+def test_stats_on_an_interrupted_run_says_how_many_deals_are_missing_bug(tmp_path):
+    import json
+
+    from spidersolve.search import solve
+    from spidersolve.state import GameCode
+    from spidersolve.stats import plan, run_batch
+    from spidersolve.stats.batch import InlineBackend
+
+    class Killed(Exception):
+        pass
+
+    def killed_on_deal_2(position, nodes):
+        if position == GameCode(1, "classic", 2).position():
+            raise Killed()
+        return solve(position, nodes=nodes)
+
+    meta = {"source": "code", "deals": "0:6", "settings": ["1 classic"], "node_limit": 500}
+    with pytest.raises(Killed):
+        run_batch(plan("code", [1], ["classic"], range(6), 500), tmp_path / "r",
+                  InlineBackend(), chunk=1, settings_meta=meta, solver=killed_on_deal_2)
+    result = run("stats", str(tmp_path / "r"))
+    assert result.exit_code == 0, result.output
+    assert "4 of the 6 deals planned by the runs that wrote these results are missing" in \
+        " ".join(result.stdout.split())
+    data = json.loads(run("stats", str(tmp_path / "r"), "--json").stdout)
+    assert (data["planned"], data["missing"]) == (6, 4)

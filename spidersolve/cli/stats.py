@@ -11,7 +11,7 @@ from ..errors import SpiderError
 from ..files import write_atomic
 from .options import NodeCount
 from ..stats.hints import hints_frame
-from ..stats.store import load_results
+from ..stats.store import load_results, load_results_and_runs
 from ..stats.winrates import DEFAULT_BY, parse_budgets, parse_by, render, stats_flat, stats_json
 
 results_argument = click.argument("results", metavar="RESULTS")
@@ -42,13 +42,25 @@ def stats(results, by, budgets, as_json, as_csv, plot):
         raise SpiderError("--json and --csv: choose one")
     keys = parse_by(by)
     budget_list = parse_budgets(budgets)
-    frame = load_results(results)
+    frame, runs = load_results_and_runs(results)
+    from ..stats.batch import missing_count
+
+    planned = missing_count(frame, runs)
+    note = None
+    if planned and planned[1]:
+        note = (f"note: {planned[1]:,} of the {planned[0]:,} deals planned by the runs that "
+                "wrote these results are missing (an interrupted run?): the same batch "
+                "command solves them")
     if as_json:
-        click.echo(json.dumps({"groups": stats_json(frame, keys, budget_list)}, indent=1))
+        click.echo(json.dumps({"groups": stats_json(frame, keys, budget_list),
+                               "planned": planned[0] if planned else None,
+                               "missing": planned[1] if planned else None}, indent=1))
     elif as_csv:
         click.echo(stats_flat(frame, keys, budget_list).to_csv(index=False), nl=False)
     else:
         click.echo(render(frame, keys, budget_list))
+    if note and not as_json:
+        click.echo(note, err=as_csv)
     if plot:
         from ..stats.plots import save_plots
 

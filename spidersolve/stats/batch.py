@@ -494,5 +494,34 @@ def _not_done(store: ResultStore, tasks: list[Task]) -> list[Task]:
     return [t for t in tasks if t.key not in done]
 
 
+def planned_keys(runs: list[dict]) -> set | None:
+    """The keys (source, code, node limit) the runs set out to solve, from their metadata.
+
+    None when some run's settings do not say (files not written by ``batch``).
+    """
+    keys = set()
+    for run in runs:
+        meta = run.get("settings") or {}
+        try:
+            source, limit = meta["source"], int(meta["node_limit"])
+            deals = parse_deals(meta["deals"])
+            chosen = [Setting(source, int(text.split()[0]), text.split()[1])
+                      for text in meta["settings"]]
+            tasks = [Task(s.source, s.suits, s.rules, limit, d) for s in chosen for d in deals]
+            keys.update(t.key for t in tasks)
+        except (KeyError, ValueError, TypeError, IndexError, AttributeError):
+            return None
+    return keys
+
+
+def missing_count(frame, runs: list[dict]) -> tuple[int, int] | None:
+    """(deals planned by the runs, how many of them have no row), or None if unknown."""
+    keys = planned_keys(runs)
+    if not keys:
+        return None
+    have = set(zip(frame["source"], frame["code"], frame["node_limit"].astype(int)))
+    return len(keys), len(keys - have)
+
+
 def report_dict(report: BatchReport) -> dict:
     return asdict(report)

@@ -503,6 +503,14 @@ def load_results(path) -> pd.DataFrame:
     return store.load()
 
 
+def load_results_and_runs(path) -> tuple[pd.DataFrame, list[dict]]:
+    """``load_results`` and ``load_runs`` from one reading of the files."""
+    store = ResultStore(path)
+    if not store.exists():
+        load_results(path)  # raises the error that says why there is nothing
+    return store.load_with_meta()
+
+
 def load_runs(path) -> list[dict]:
     """The settings and versions of the runs that wrote the results at ``path``."""
     return ResultStore(path).load_with_meta()[1]
