@@ -701,3 +701,25 @@ def test_stats_on_an_interrupted_run_says_how_many_deals_are_missing_bug(tmp_pat
         " ".join(result.stdout.split())
     data = json.loads(run("stats", str(tmp_path / "r"), "--json").stdout)
     assert (data["planned"], data["missing"]) == (6, 4)
+
+
+def test_the_upper_bound_has_its_interval_too_bug(tmp_path):
+    import sys
+
+    sys.path.insert(0, os.path.dirname(__file__))
+    from test_stats import hand_table
+
+    from spidersolve.stats import summary, wilson_interval
+    from spidersolve.stats.store import ResultStore
+
+    store = ResultStore(tmp_path / "res")
+    store.open_for_writing()
+    store.write_part(hand_table(), {"run_id": "a"}, 0)
+    store.close()
+    from spidersolve.stats import load_results
+
+    one = summary(load_results(tmp_path / "res"), ["suits"]).iloc[0]
+    low, high = wilson_interval(1, 10)  # 1 lost of 10
+    assert (one.win_high_ci_low, one.win_high_ci_high) == pytest.approx((1 - high, 1 - low))
+    text = run("stats", str(tmp_path / "res"), "--by", "suits").stdout
+    assert f"{100 * (1 - high):.1f}% - {100 * (1 - low):.1f}%" in text
