@@ -723,3 +723,26 @@ def test_the_upper_bound_has_its_interval_too_bug(tmp_path):
     assert (one.win_high_ci_low, one.win_high_ci_high) == pytest.approx((1 - high, 1 - low))
     text = run("stats", str(tmp_path / "res"), "--by", "suits").stdout
     assert f"{100 * (1 - high):.1f}% - {100 * (1 - low):.1f}%" in text
+
+
+def test_the_upper_bounds_are_told_apart_in_the_plot_bug(tmp_path):
+    import sys
+
+    sys.path.insert(0, os.path.dirname(__file__))
+    from test_stats import hand_table, row
+
+    from spidersolve.stats.plots import winrate_figure
+    from spidersolve.stats.store import rows_table, write_atomic
+    from spidersolve.stats import load_results
+
+    rows = hand_table() + [row(2, "classic", d, "won", 100 * (d + 1), moves=150)
+                           for d in range(4)]
+    write_atomic(rows_table(rows, {"runs": []}), tmp_path / "r.parquet")
+    (ax,) = winrate_figure(load_results(tmp_path / "r.parquet")).axes
+    dashed = [line for line in ax.get_lines() if line.get_linestyle() not in ("-", "solid")]
+    assert len(dashed) == 3
+    # each group's dashes in their own phase, so that lines at 100% do not hide each other
+    assert len({line._unscaled_dash_pattern[0] for line in dashed}) == 3
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert any("1 - lost/N" in label for label in labels)
+    assert ax.get_xlim()[0] == pytest.approx(10)  # where the curves start

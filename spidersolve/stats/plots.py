@@ -3,7 +3,10 @@
 - :func:`winrate_figure`: win rate against node budget (log x), one colour per
   group (suit count and rule variant): the lower bound ``won / N`` as a solid
   step line with its Wilson 95% band, and the upper bound ``1 - lost / N``
-  dashed. Two lines per group; the legend names each group once (solid line).
+  dashed, each group's dashes in their own phase (so that bounds on top of
+  each other at 100% stay visible). Two lines per group; the legend names
+  each group once (solid line) and the dashed style once; the x axis runs
+  from the first budget drawn to the largest node limit.
 - :func:`nodes_figure`: the distribution of nodes per won deal (log bins),
   one step histogram per group.
 - :func:`lines_figure`: the distributions of line length and final score of
@@ -24,6 +27,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from matplotlib.ticker import MaxNLocator
 
 from ..errors import SpiderError
@@ -84,15 +88,25 @@ def winrate_figure(frame: pd.DataFrame, by=PLOT_BY) -> Figure:
     fig = _new_figure(figsize=(8, 5), layout="constrained")
     ax = fig.add_subplot()
     start = _first_budget(frame) if not frame.empty else 1
-    for i, (label, rows) in enumerate(_labelled_groups(frame, by)):
+    groups = _labelled_groups(frame, by)
+    # The upper bounds are often all at 100%: each group's dashes get their
+    # own phase of a common period, so that lines on top of each other
+    # show every colour in turn instead of the last one drawn.
+    dash, period = 4.0, 4.0 * max(2, len(groups))
+    right = start
+    for i, (label, rows) in enumerate(groups):
         points = curve(rows, [start])
         colour = f"C{i % 10}"
         x = points["budget"].to_numpy()
+        right = max(right, int(x.max()))
         ax.fill_between(x, points["win_low_ci_low"], points["win_low_ci_high"], step="post",
                         color=colour, alpha=0.15, linewidth=0)
         ax.step(x, points["win_low"], where="post", color=colour, label=f"{label} (N={len(rows)})")
-        ax.step(x, points["win_high"], where="post", color=colour, linestyle="--")
+        ax.step(x, points["win_high"], where="post", color=colour,
+                linestyle=(dash * i, (dash, period - dash)))
     ax.set_xscale("log")
+    if groups:
+        ax.set_xlim(start, right)  # where the data start and end
     ax.set_ylim(-0.02, 1.02)
     ax.set_xlabel("node budget (positions expanded, log scale)")
     ax.set_ylabel("win rate")
@@ -101,7 +115,10 @@ def winrate_figure(frame: pd.DataFrame, by=PLOT_BY) -> Figure:
     ax.set_title(_title(frame, "Win rate within a node budget: solid won/N with Wilson 95% "
                                "band, dashed 1 - lost/N"), fontsize="medium")
     if ax.get_lines():
-        ax.legend(fontsize="small", loc="best")
+        handles, labels = ax.get_legend_handles_labels()
+        handles.append(Line2D([], [], color="0.4", linestyle="--"))
+        labels.append("dashed: 1 - lost/N, the upper bound (same colours)")
+        ax.legend(handles, labels, fontsize="small", loc="best")
     return fig
 
 
