@@ -50,11 +50,12 @@ def test_ctrl_c_stops_a_deep_perft_bug(engine):
     assert seconds < 3
 
 
-def test_ctrl_c_stops_a_batch_in_process_bug(tmp_path):
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_stops_a_batch_in_process_bug(tmp_path, workers):
     out = tmp_path / "res"
     status, err, seconds = interrupt(["batch", "--suits", "4", "--deals", "0:40", "--nodes",
-                                      "3000000", "--workers", "1", "--chunk", "1", "--quiet",
-                                      "--out", str(out)], wait=4)
+                                      "3000000", "--workers", workers, "--chunk", "1",
+                                      "--quiet", "--out", str(out)], wait=4)
     assert status == 130
     assert err == "error: interrupted\n"
     assert seconds < 3

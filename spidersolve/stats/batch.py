@@ -297,7 +297,12 @@ class PoolBackend:
         return self
 
     def __exit__(self, exc_type, *exc):
-        # On an error or ^C, do not wait for chunks that have not started.
+        # On an error or ^C, do not wait for chunks that have not started, nor
+        # for those that have: their rows are not written (the batch process
+        # writes them), so ending the workers loses nothing but their work.
+        if exc_type is not None:
+            for process in list((getattr(self._pool, "_processes", None) or {}).values()):
+                process.terminate()
         self._pool.shutdown(wait=exc_type is None, cancel_futures=True)
         return False
 
