@@ -747,3 +747,9 @@ def test_the_upper_bounds_are_told_apart_in_the_plot_bug(tmp_path):
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert any("1 - lost/N" in label for label in labels)
     assert ax.get_xlim()[0] == pytest.approx(10)  # where the curves start
+
+
+def test_hints_suggestions_beyond_the_memory_available_are_refused(tmp_path):
+    small_batch(tmp_path / "r", "0:1")
+    assert_error(run("hints", str(tmp_path / "r"), "--suggest-nodes", str(10**12)),
+                 "--suggest-nodes 1000000000000 may need")

@@ -60,11 +60,12 @@ memory_option = click.option(
          "available]; a node limit that may need more is refused.")
 
 
-def check_search_memory(nodes: int, memory: int | None, processes: int = 1) -> None:
+def check_search_memory(nodes: int, memory: int | None, processes: int = 1,
+                        option: str = "--nodes", memory_option: bool = True) -> None:
     """Refuse a node limit that may not fit (``search.memory.check_memory``)."""
     from ..search.memory import check_memory
 
-    check_memory(nodes, memory, processes)
+    check_memory(nodes, memory, processes, option, memory_option)
 
 
 def start_game(source: str, after: str = "") -> tuple[Game, str]:

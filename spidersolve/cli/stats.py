@@ -9,7 +9,7 @@ import click
 
 from ..errors import SpiderError
 from ..files import write_atomic
-from .options import NodeCount
+from .options import NodeCount, check_search_memory
 from ..stats.hints import hints_frame
 from ..stats.store import load_results, load_results_and_runs
 from ..stats.winrates import DEFAULT_BY, parse_budgets, parse_by, render, stats_flat, stats_json
@@ -84,6 +84,8 @@ def hints(results, out, suggest_nodes):
     has no proven hint: proven is false, and the action is the best first
     action of a --suggest-nodes search (empty for a lost deal, or with 0).
     """
+    if suggest_nodes:
+        check_search_memory(suggest_nodes, None, option="--suggest-nodes", memory_option=False)
     frame = hints_frame(load_results(results), suggest_nodes)
     if out == "-":
         frame.to_csv(sys.stdout, index=False)

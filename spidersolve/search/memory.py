@@ -73,7 +73,7 @@ def size_text(n: int) -> str:
 
 
 def check_memory(nodes: int, cap: int | None = None, processes: int = 1,
-                 option: str = "--nodes") -> None:
+                 option: str = "--nodes", memory_option: bool = True) -> None:
     """Refuse a node limit whose searches may need more than ``cap`` bytes.
 
     ``cap`` defaults to the memory available now; with neither, nothing is
@@ -91,7 +91,8 @@ def check_memory(nodes: int, cap: int | None = None, processes: int = 1,
     raise SpiderError(f"{option} {nodes}{who} may need {size_text(need)} "
                       f"({NODE_COST_TEXT}), more than {where}: lower {option}"
                       + (" or --workers" if processes > 1 else "")
-                      + (" or raise --memory" if cap is not None else " or set --memory"))
+                      + ("" if not memory_option else
+                         " or raise --memory" if cap is not None else " or set --memory"))
 
 
 def workers_that_fit(nodes: int, workers: int, cap: int | None = None) -> int:
