@@ -753,3 +753,15 @@ def test_hints_suggestions_beyond_the_memory_available_are_refused(tmp_path):
     small_batch(tmp_path / "r", "0:1")
     assert_error(run("hints", str(tmp_path / "r"), "--suggest-nodes", str(10**12)),
                  "--suggest-nodes 1000000000000 may need")
+
+
+def test_plot_writes_the_format_its_extension_names_bug(tmp_path):
+    small_batch(tmp_path / "r", "0:2")
+    for name, magic in [("w.pdf", b"%PDF"), ("w.svg", b"<?xml"), ("w.png", b"\x89PNG")]:
+        result = run("stats", str(tmp_path / "r"), "--plot", str(tmp_path / name))
+        assert result.exit_code == 0, result.output
+        assert (tmp_path / name).read_bytes().startswith(magic)
+        nodes = tmp_path / name.replace("w.", "w-nodes.")
+        assert nodes.read_bytes().startswith(magic)
+    assert_error(run("stats", str(tmp_path / "r"), "--plot", str(tmp_path / "w.jpg"), "--json"),
+                 ".png, .svg or .pdf")

@@ -30,7 +30,7 @@ results_argument = click.argument("results", metavar="RESULTS")
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV: one line per group.")
 @click.option("--plot", type=click.Path(dir_okay=False), default=None, metavar="FILE.png",
               help="Draw win rate against node budget to FILE.png and the nodes per won "
-                   "deal to FILE-nodes.png.")
+                   "deal to FILE-nodes.png (.svg and .pdf write those formats).")
 def stats(results, by, budgets, as_json, as_csv, plot):
     """Win rates of the batch results in RESULTS (a directory or a .parquet file).
 
@@ -42,6 +42,10 @@ def stats(results, by, budgets, as_json, as_csv, plot):
         raise SpiderError("--json and --csv: choose one")
     keys = parse_by(by)
     budget_list = parse_budgets(budgets)
+    if plot:
+        from ..stats.plots import plot_format
+
+        plot_format(plot)  # a bad extension is an error before anything is printed
     frame, runs = load_results_and_runs(results)
     from ..stats.batch import missing_count
 
