@@ -30,7 +30,8 @@ from __future__ import annotations
 import re
 from collections import deque
 
-from .cards import RANKS, SUIT_NAMES, card_rank, card_suit, card_text
+from .cards import RANKS, SUIT_NAMES, ascii_lower, card_rank, card_suit, card_text
+from .errors import shown
 from .state import DEAL, Action, Game, IllegalAction, legal_actions, line_text, why_illegal
 from .state.position import N_COLS
 from .state.rules import run_length
@@ -114,8 +115,8 @@ class PlaySession:
     # -- commands ----------------------------------------------------------
     def handle(self, command: str) -> str:
         """Run one command and return the text to show (never empty for a command)."""
-        text = command.strip()
-        word = text.lower()
+        text = command.strip(" \t\r\n")
+        word = ascii_lower(text)
         if not text:
             return ""
         if self.finished:
@@ -144,7 +145,7 @@ class PlaySession:
         m = _MOVE.fullmatch(text)
         if m:
             return self._move(m)
-        return f"unknown command '{text}': type help for the commands"
+        return f"unknown command '{shown(text)}': type help for the commands"
 
     def _move(self, m) -> str:
         src, dst = int(m.group(1)), int(m.group(2))

@@ -765,3 +765,15 @@ def test_plot_writes_the_format_its_extension_names_bug(tmp_path):
         assert nodes.read_bytes().startswith(magic)
     assert_error(run("stats", str(tmp_path / "r"), "--plot", str(tmp_path / "w.jpg"), "--json"),
                  ".png, .svg or .pdf")
+
+
+@pytest.mark.parametrize("char", ["\x0c", "\x85", "\u2028", "\u3000"])
+def test_only_ascii_white_space_separates_the_actions_of_a_line_bug(char):
+    assert run("replay", "SP1-S1C-AAAAAAD", "1>8 8>7x2").exit_code == 0
+    line = assert_error(run("replay", "SP1-S1C-AAAAAAD", f"1>8{char}8>7x2"), "action 1")
+    assert char not in line
+
+
+def test_play_shows_an_unknown_command_with_its_invisible_characters():
+    result = run("play", "SP1-S1C-AAAAAAD", input="quit\u200b\nquit\n")
+    assert "unknown command 'quit\\u200b'" in result.stdout
