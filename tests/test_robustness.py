@@ -777,3 +777,30 @@ def test_only_ascii_white_space_separates_the_actions_of_a_line_bug(char):
 def test_play_shows_an_unknown_command_with_its_invisible_characters():
     result = run("play", "SP1-S1C-AAAAAAD", input="quit\u200b\nquit\n")
     assert "unknown command 'quit\\u200b'" in result.stdout
+
+
+def test_two_batch_processes_into_one_out_bug(tmp_path):
+    """The issue's scenario with real processes: the second refuses, no row is lost."""
+    from spidersolve.stats import load_results
+
+    out = tmp_path / "res"
+    first = subprocess.Popen(CLI + ["batch", "--suits", "4", "--deals", "0:8", "--nodes",
+                                    "100000", "--workers", "1", "--chunk", "1", "--quiet",
+                                    "--out", str(out)], stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not list(out.glob("part-*.parquet")) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert first.poll() is None, "the first batch ended before the second started"
+    second = subprocess.run(CLI + ["batch", "--suits", "1", "--deals", "0:3", "--nodes",
+                                   "2000", "--workers", "1", "--out", str(out)],
+                            capture_output=True, text=True, timeout=60)
+    assert second.returncode == 2
+    assert second.stderr.startswith("error: another batch is writing to")
+    assert len(second.stderr.splitlines()) == 1
+    assert first.wait(timeout=120) == 0, first.stderr.read()
+    assert sorted(load_results(out)["deal"]) == list(range(8))
+    again = subprocess.run(CLI + ["batch", "--suits", "1", "--deals", "0:3", "--nodes", "2000",
+                                  "--workers", "1", "--out", str(out), "--quiet"],
+                           capture_output=True, text=True, timeout=60)
+    assert again.returncode == 0, again.stderr
+    assert len(load_results(out)) == 11
