@@ -1,10 +1,14 @@
 """Writing files so that a failure never leaves a partial one.
 
 Every file the toolkit writes (Parquet results, CSV hints, PNG/SVG/PDF
-plots) is written to a temporary file in the same folder, flushed and
-synced, then renamed over its final name with ``os.replace``. On any error
-(a full disk, Ctrl-C, a bug) the temporary file is removed and the old file,
-if any, is left as it was. Temporary files are named ``.NAME.RANDOM.tmp``.
+plots, the HTML solution page, a saved game) is written to a temporary file
+in the same folder, flushed and synced, then renamed over its final name
+with ``os.replace``. On any error (a full disk, Ctrl-C, a bug) the temporary
+file is removed and the old file, if any, is left as it was. Temporary files
+are named ``.NAME.RANDOM.tmp``.
+
+``write_atomic`` is the one writer; ``write_text_atomic`` writes a text a
+person asked for and turns an ``OSError`` into a one-line ``SpiderError``.
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -19,6 +23,8 @@ import os
 import tempfile
 from pathlib import Path
 from typing import Callable
+
+from .errors import SpiderError
 
 # read once: os.umask can only be read by setting it, which is not thread-safe
 _UMASK = os.umask(0)
@@ -37,7 +43,7 @@ def write_atomic(path, write: Callable, text: bool = False) -> None:
     otherwise it is binary. The file is created with mode 0644 less the umask.
     """
     path = Path(path)
-    folder = path.parent
+    folder = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=temp_prefix(path), suffix=".tmp", dir=folder)
     try:
         os.fchmod(fd, 0o644 & ~_UMASK)  # mkstemp makes 0600
@@ -57,6 +63,20 @@ def write_atomic(path, write: Callable, text: bool = False) -> None:
             pass
         raise
     sync_dir(folder)
+
+
+def write_text_atomic(path, text: str) -> Path:
+    """Write ``text`` (UTF-8) so that ``path`` is either its old self or whole.
+
+    Through ``write_atomic``; a failure is a ``SpiderError`` naming the
+    file, and no temporary file is left behind.
+    """
+    path = Path(path)
+    try:
+        write_atomic(path, lambda handle: handle.write(text), text=True)
+    except OSError as err:
+        raise SpiderError(f"cannot write '{path}': {err.strerror or err}") from None
+    return path
 
 
 def sync_dir(folder) -> None:

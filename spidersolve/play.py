@@ -1,13 +1,14 @@
 """A game of Spider in the terminal, as a library: commands in, text out.
 
-``PlaySession`` keeps the game, the actions played and the undo stack. It
-never prints and never reads: ``handle(command)`` returns the text to show,
-so the command line (``spidersolve play``) and the tests drive it the same way.
+``PlaySession`` keeps the game, the actions played and the undo and redo
+stacks. It never prints and never reads: ``handle(command)`` returns the
+text to show, so the command line (``spidersolve play``) and the tests drive
+it the same way.
 
 >>> from spidersolve.state import GameCode, Game
 >>> session = PlaySession(Game.start(GameCode.parse("SP1-S1C-AAAAAAD").position()))
 >>> session.handle("1>8").splitlines()[0]
-'1>8: move 5S from column 1 to column 8'
+'1>8: move the 2S from column 1 onto the 3S in column 8; the KS in column 1 turns up'
 
 Commands (columns 1..10):
 
@@ -17,45 +18,60 @@ Commands (columns 1..10):
 - ``7>3x2``: move exactly 2 cards;
 - ``7``: send the movable group of column 7 where a click sends it (see
   ``click_action``);
-- ``deal``, ``undo`` (up to ``MAX_UNDO`` actions), ``hint``, ``score``,
-  ``show``, ``help``, ``quit``.
+- ``deal`` (``d``), ``undo`` (``u``, up to ``MAX_UNDO`` actions), ``redo``,
+  ``restart``, ``moves`` (``m``, the legal actions), ``hint``, ``score``,
+  ``show``, ``save FILE``, ``help``, ``quit``.
 
-The table follows the answer to every game command (actions, ``undo``,
-``hint``, ``score``, ``show``), refused or not; ``help``, ``quit`` and an
-unknown command print only their own text. A refused command is not a move.
+The table follows every command that changes it (an action, ``undo``,
+``redo``, ``restart``) and ``show``; a refusal, ``score``, ``hint``,
+``moves``, ``save``, ``help``, ``quit`` and an unknown command print only
+their own text. A refused command is not a move.
+
+A saved game (``save FILE``, see ``saved_game_text``) is position text, so
+every command reads it as the position reached; its comments hold the
+moves, the score and the line, and ``play FILE`` resumes it.
 """
 
 from __future__ import annotations
 
 import re
 from collections import deque
+from typing import NamedTuple
 
+from .board import PLAIN, Style, plural, table_text
 from .cards import RANKS, SUIT_NAMES, ascii_lower, card_rank, card_suit, card_text
-from .errors import shown
-from .state import DEAL, Action, Game, IllegalAction, legal_actions, line_text, why_illegal
+from .errors import SpiderError, shown
+from .show import marked_cards
+from .state import (DEAL, Action, Game, GameCode, IllegalAction, Position, PysolDeal,
+                    legal_actions, line_text, parse_line, replay, why_illegal)
 from .state.position import N_COLS
 from .state.rules import run_length
+from .state.words import action_outcome, outcome_sentence
 
 MAX_UNDO = 100
 HINT_NODES = 167_000
-HIDDEN = "##"
 
 HELP_TEXT = """\
 commands (columns are 1..10):
-  7>3     move the largest group from column 7 that fits on column 3
-  7>3x2   move exactly 2 cards from column 7 to column 3
-  7       send the group on top of column 7 to the best column: first onto a
-          card one rank higher in the same suit, then onto any card one rank
-          higher, then to the first empty column (lowest column first)
-  deal    deal a row from the stock (not while a column is empty)
-  undo    take back the last action (up to 100)
-  hint    ask the solver for the next action
-  score   show the moves and the score
-  show    show the table again
-  help    this list
-  quit    stop; the line played so far is printed"""
+  7>3       move the largest group from column 7 that fits on column 3
+  7>3x2     move exactly 2 cards from column 7 to column 3
+  7         send the group on top of column 7 to the best column: first onto a
+            card one rank higher in the same suit, then onto any card one rank
+            higher, then to the first empty column (lowest column first)
+  deal, d   deal a row from the stock (not while a column is empty)
+  undo, u   take back the last action (up to 100)
+  redo      play again the action last taken back
+  restart   go back to the start of the game (redo plays it forward again)
+  moves, m  list the legal actions, as you would type them
+  hint      ask the solver for the next action
+  score     the moves and the score
+  show      show the table again
+  save FILE save the game: 'spidersolve play FILE' resumes it
+  help      this list
+  quit, q   stop; the line played so far is printed"""
 
-_MOVE = re.compile(r"(\d+)\s*>\s*(\d+)(?:\s*[xX]\s*(\d+))?")
+_MOVE = re.compile(r"(\d+)\s*>\s*(\d+)(?:\s*[xX]\s*(\d+))?", re.ASCII)
+SAVED_HEADER = "# spidersolve saved game"
 
 
 class PlaySession:
@@ -64,21 +80,45 @@ class PlaySession:
     Parameters
     ----------
     game : Game
-        The game to start from (``--after`` already played into it).
+        The game to start from (``--after`` or a saved game already played into it).
     line : sequence of Action, optional
         The actions that led to ``game``; they begin ``line`` and cannot be
         undone.
     words : bool
         Describe the table in plain words instead of drawing it.
+    style : Style
+        How cards are drawn (``board.PLAIN`` or ``board.FANCY``).
+    start : str, optional
+        The game code or ``pysol:`` name the game started from, written into a
+        saved game so that ``play FILE`` can check its line.
     """
 
-    def __init__(self, game: Game, line=(), words: bool = False):
+    def __init__(self, game: Game, line=(), words: bool = False, style: Style = PLAIN,
+                 start: str | None = None):
         self.game = game
         self.words = words
+        self.style = style
+        self.start_name = start
         self.played: list[Action] = list(line)
+        self._first = game
+        self._kept = len(self.played)  # the actions before this session: never undone
         # Previous games, newest last; the oldest falls off past MAX_UNDO.
         self._undo: deque[Game] = deque(maxlen=MAX_UNDO)
+        # Actions taken back, newest last, with the game each one leads to.
+        self._redo: list[tuple[Action, Game]] = []
+        self._marked: tuple = ()
         self.finished = False
+
+    def fast_forward(self, actions) -> None:
+        """Play ``actions`` silently, as if typed: they can be undone (``IllegalAction``
+        names the rule an illegal one breaks)."""
+        for action in actions:
+            before = self.game
+            self.game = before.play(action)
+            self._undo.append(before)
+            self.played.append(action)
+        self._redo.clear()
+        self._marked = ()
 
     # -- the text the player reads ---------------------------------------
     @property
@@ -95,18 +135,7 @@ class PlaySession:
         pos, game = self.game.position, self.game
         if self.words:
             return f"{pos.words()} Moves: {game.moves}; score: {game.score}."
-        deals = len(pos.stock) // 10
-        removed = len(pos.removed)
-        runs = f"{removed} run{'s' if removed != 1 else ''}"
-        if pos.removed:
-            runs += " (" + " ".join("SHDC"[s] for s in pos.removed) + ")"
-        head = (f"stock: {len(pos.stock)} cards, {deals} deal{'s' if deals != 1 else ''} left"
-                f" | removed: {runs} | moves: {game.moves} | score: {game.score}")
-        rows = [head]
-        for c in range(N_COLS):
-            cards = [HIDDEN] * len(pos.down[c]) + [card_text(x) for x in pos.up[c]]
-            rows.append(f"{c + 1:>2}: " + (" ".join(cards) if cards else "(empty)"))
-        return "\n".join(rows)
+        return table_text(game, self.style, self._marked)
 
     def start(self) -> str:
         """What to show before the first command."""
@@ -125,23 +154,31 @@ class PlaySession:
             return HELP_TEXT
         if word in ("quit", "exit", "q"):
             self.finished = True
-            return f"quit after {self.game.moves} moves, score {self.game.score}"
+            return f"quit after {plural(self.game.moves, 'move')}, score {self.game.score}"
         if word in ("show", "table", "look"):
             return self.table()
         if word == "score":
-            return self._with_table(f"moves: {self.game.moves}, score: {self.game.score}")
-        if word == "undo":
-            return self._with_table(self._undo_once())
+            return f"moves: {self.game.moves}, score: {self.game.score}"
+        if word in ("undo", "u"):
+            return self._undo_once()
+        if word == "redo":
+            return self._redo_once()
+        if word == "restart":
+            return self._restart()
+        if word in ("moves", "m"):
+            return self._moves()
         if word == "hint":
-            return self._with_table(self._hint())
-        if word == "deal":
+            return self._hint()
+        if word in ("deal", "d"):
             return self._play(DEAL)
-        if text.isdigit():
+        if word == "save" or word.startswith("save "):
+            return self._save(text[4:].strip())
+        if text.isascii() and text.isdigit():
             col = int(text)
             if not 1 <= col <= N_COLS:
-                return self._with_table(f"refused: column {col} is not 1..10")
+                return f"refused: column {col} is not 1..10"
             action, reason = click_action(self.game.position, col - 1)
-            return self._play(action) if action else self._with_table(f"refused: {reason}")
+            return self._play(action) if action else f"refused: {reason}"
         m = _MOVE.fullmatch(text)
         if m:
             return self._move(m)
@@ -151,40 +188,85 @@ class PlaySession:
         src, dst = int(m.group(1)), int(m.group(2))
         for name, col in (("source", src), ("destination", dst)):
             if not 1 <= col <= N_COLS:
-                return self._with_table(f"refused: {name} column {col} is not 1..10")
+                return f"refused: {name} column {col} is not 1..10"
         if m.group(3) is not None:
             n = int(m.group(3))
             if n < 1:
-                return self._with_table("refused: the number of cards must be at least 1")
+                return "refused: the number of cards must be at least 1"
             return self._play(Action(src - 1, dst - 1, n))
         action, reason = fitting_action(self.game.position, src - 1, dst - 1)
-        return self._play(action) if action else self._with_table(f"refused: {reason}")
+        return self._play(action) if action else f"refused: {reason}"
 
     def _play(self, action: Action) -> str:
         before = self.game
         reason = why_illegal(before.position, action)
         if reason:
-            return self._with_table(f"refused: {action.text()}: {reason}")
+            return f"refused: {action.text()}: {reason}"
         try:
             after = before.play(action)
         except IllegalAction as err:  # an unknown card (??) would turn face up
-            return self._with_table(f"refused: {err}")
+            return f"refused: {err}"
         self._undo.append(before)
+        self._redo.clear()
+        return self._arrive(action, before, after)
+
+    def _arrive(self, action: Action, before: Game, after: Game, verb: str = "") -> str:
+        """Make ``after`` the game, reached by ``action`` from ``before``; say so."""
         self.played.append(action)
         self.game = after
-        said = f"{action.text()}: {action.words(before.position)}"
-        new_runs = after.position.removed[len(before.position.removed):]
-        for suit in new_runs:
+        outcome = action_outcome(before.position, action)
+        self._marked = marked_cards(after, outcome)
+        said = f"{verb}{action.text()}: {outcome_sentence(outcome)}"
+        for _col, suit, _number in outcome.runs:
             said += f"\nremoved a run of {SUIT_NAMES[suit]} (+100)"
-        ending = self._ending()
-        return self._with_table(said, ending)
+        return self._with_table(said, self._ending())
 
     def _undo_once(self) -> str:
         if not self._undo:
             return "refused: nothing more to undo"
         last = self.played.pop()
+        self._redo.append((last, self.game))
         self.game = self._undo.pop()
-        return f"undid {last.text()}"
+        self._marked = ()
+        self.finished = False
+        return self._with_table(f"undid {last.text()}", self._ending())
+
+    def _redo_once(self) -> str:
+        if not self._redo:
+            return "refused: nothing to redo"
+        action, after = self._redo.pop()
+        self._undo.append(self.game)
+        return self._arrive(action, self.game, after, verb="redid ")
+
+    def _restart(self) -> str:
+        since = self.played[self._kept:]
+        if not since:
+            return "refused: already at the start"
+        # Every action since the start can be redone, the first one first, and
+        # then the ones undone before the restart.
+        games, game = [], self._first
+        for action in since:
+            game = game.play(action)
+            games.append((action, game))
+        self._redo += reversed(games)
+        self._undo.clear()
+        del self.played[self._kept:]
+        self.game = self._first
+        self._marked = ()
+        self.finished = False
+        return self._with_table(f"restarted: back to the start ({plural(len(self._redo), 'action')}"
+                                " to redo)", self._ending())
+
+    def _moves(self) -> str:
+        pos = self.game.position
+        legal = legal_actions(pos)
+        if not legal:
+            return "no legal action is left"
+        rows = [f"{plural(len(legal), 'legal action')}:"]
+        width = max(len(typed_form(pos, a)) for a in legal)
+        for action in legal:
+            rows.append(f"  {typed_form(pos, action):<{width}}  {action.words(pos)}")
+        return "\n".join(rows)
 
     def _hint(self) -> str:
         pos = self.game.position
@@ -198,11 +280,24 @@ class PlaySession:
         res = hint(pos, nodes=HINT_NODES)
         return hint_text(res, pos)
 
+    def _save(self, name: str) -> str:
+        if not name:
+            return "refused: save needs a file name: save FILE"
+        from .files import write_text_atomic
+
+        try:
+            path = write_text_atomic(name, saved_game_text(self.game, self.played,
+                                                           self.start_name))
+        except SpiderError as err:
+            return f"refused: {err}"
+        return (f"saved to {path} after {plural(self.game.moves, 'move')}: "
+                f"'spidersolve play {path}' resumes it")
+
     def _ending(self) -> str | None:
         """The end of the game, when the position is won or lost."""
         if self.game.won:
             self.finished = True
-            return (f"you won: all 8 runs removed in {self.game.moves} moves, "
+            return (f"you won: all 8 runs removed in {plural(self.game.moves, 'move')}, "
                     f"final score {self.game.score}")
         if not legal_actions(self.game.position):
             return ("no legal action is left: the game is lost (undo to go back, "
@@ -212,6 +307,86 @@ class PlaySession:
     def _with_table(self, said: str, ending: str | None = None) -> str:
         parts = [p for p in (said, self.table(), ending) if p]
         return "\n".join(parts)
+
+
+# -- saved games ---------------------------------------------------------------------------
+def saved_game_text(game: Game, line, start: str | None = None) -> str:
+    """A saved game: comments (moves, score, line, the start) and the position text.
+
+    >>> from spidersolve.state import GameCode
+    >>> g = Game.start(GameCode.parse("SP1-S1C-AAAAAAD").position()).play(Action.parse("1>8"))
+    >>> saved_game_text(g, [Action.parse("1>8")], "SP1-S1C-AAAAAAD").splitlines()[:5]
+    ['# spidersolve saved game', '# start: SP1-S1C-AAAAAAD', '# line: 1>8', '# moves: 1', '# score: 499']
+    """
+    head = [SAVED_HEADER]
+    if start:
+        head.append(f"# start: {start}")
+    head += [f"# line: {line_text(line)}".rstrip(), f"# moves: {game.moves}",
+             f"# score: {game.score}"]
+    return "\n".join(head) + "\n" + game.position.to_text()
+
+
+class SavedGame(NamedTuple):
+    """A saved game read back: the game reached, the line, and where it started.
+
+    ``start`` is the game code or ``pysol:`` name and ``first`` its start
+    position, both None when the game began from a position file.
+    """
+
+    game: Game
+    line: list[Action]
+    start: str | None
+    first: Position | None
+
+
+def read_saved_game(text: str, where: str = "saved game") -> SavedGame | None:
+    """A ``SavedGame`` from a saved game's text, or None for plain position text.
+
+    The position is the one reached; ``moves`` and ``score`` restore the
+    counters. With a ``start`` code, the line must lead from it to the
+    position with those counters, or the file is refused.
+    """
+    lines = text.splitlines()
+    if not lines or lines[0].strip() != SAVED_HEADER:
+        return None
+    fields = {}
+    for raw in lines[1:]:
+        m = re.fullmatch(r"#\s*(start|line|moves|score):(.*)", raw.strip())
+        if m:
+            fields[m.group(1)] = m.group(2).strip()
+    try:
+        position = Position.from_text(text)
+    except SpiderError as err:
+        raise SpiderError(f"{where}: {err}") from None
+    try:
+        moves, score = int(fields.get("moves", "0")), int(fields.get("score", "500"))
+        if moves < 0 or score < 0:
+            raise ValueError
+    except ValueError:
+        raise SpiderError(f"{where}: '# moves:' and '# score:' must be whole numbers "
+                          "0 or more") from None
+    try:
+        line = parse_line(fields.get("line", ""))
+    except SpiderError as err:
+        raise SpiderError(f"{where}: '# line:': {err}") from None
+    game = Game(position, moves, score)
+    start = fields.get("start") or None
+    first = None
+    if start:
+        try:
+            code = (PysolDeal.parse(start) if start.lower().startswith("pysol:")
+                    else GameCode.parse(start))
+        except SpiderError as err:
+            raise SpiderError(f"{where}: '# start:' {err}") from None
+        try:
+            first = code.position()
+            reached = replay(first, line)
+        except SpiderError as err:
+            raise SpiderError(f"{where}: the line does not replay from {start}: {err}") from None
+        if reached != game:
+            raise SpiderError(f"{where}: the line from {start} does not lead to the saved "
+                              "position, moves and score")
+    return SavedGame(game, line, start, first)
 
 
 def hint_text(res, pos) -> str:
@@ -226,7 +401,7 @@ def hint_text(res, pos) -> str:
     if res.status == "stuck":
         return "hint: no legal action is left"
     if res.status == "proven":
-        length = f" in {len(res.line)} actions" if res.line else ""
+        length = f" in {plural(len(res.line), 'action')}" if res.line else ""
         return f"hint: {said}; proven: it leads to a win{length} ({cost})"
     if res.status == "lost":
         tail = f"; {said} anyway" if said else ""
@@ -304,6 +479,16 @@ def click_action(pos, src: int) -> tuple[Action | None, str | None]:
     else:
         needs = "a king can go only to an empty column"
     return None, f"nothing can take {group} from column {src + 1}: {needs}, and no column is empty"
+
+
+def typed_form(pos, action: Action) -> str:
+    """What to type in ``play`` for exactly ``action``: ``7>3`` when that means it, else ``7>3xN``."""
+    if action.is_deal:
+        return "deal"
+    fitting, _reason = fitting_action(pos, action.src, action.dst)
+    if fitting == action:
+        return f"{action.src + 1}>{action.dst + 1}"
+    return f"{action.src + 1}>{action.dst + 1}x{action.n_cards}"
 
 
 def _descending(cards) -> bool:

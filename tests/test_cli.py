@@ -89,7 +89,7 @@ def test_actions_lists_notation_then_words():
     lines = ok("actions", "SP1-S4C-AAAAAAD").splitlines()
     position = GameCode.parse("SP1-S4C-AAAAAAD").position()
     assert lines == [f"{a.text()}\t{a.words(position)}" for a in legal_actions(position)]
-    assert lines[-1] == "deal\tdeal a new row"
+    assert lines[-1] == "deal\tdeal a row (4 deals left)"
 
 
 def test_actions_after_a_line_start_from_where_it_ends():

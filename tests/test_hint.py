@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from spidersolve.cli.main import cli
 from spidersolve.search import HINT_NODES, hint, solve
 from spidersolve.state import GameCode, Position, legal_actions, replay
+from spidersolve.state.words import line_sentences
 from test_solver import LOST_TEXT, STUCK_TEXT
 
 
@@ -41,7 +42,7 @@ def test_hint_is_a_legal_action_and_a_proven_line_wins(code, after):
 def test_one_suit_hint_is_proven():
     result = hint("SP1-S1C-AAAAAAD")
     assert result.status == "proven"
-    assert result.words.startswith("move ") or result.words == "deal a new row"
+    assert result.words.startswith("move ") or result.words .startswith("deal ")
 
 
 def test_unproven_hint_still_suggests_a_legal_action():
@@ -71,7 +72,7 @@ def test_hint_command_prints_action_words_and_status():
     assert out.exit_code == 0, out.output
     lines = out.stdout.splitlines()
     action, words = lines[0].split(": ", 1)
-    assert words.startswith("move ") or words == "deal a new row"
+    assert words.startswith("move ") or words .startswith("deal ")
     assert lines[1].startswith("proven: the first action of a winning line of ")
     assert lines[2].startswith("line: " + action)
 
@@ -92,13 +93,12 @@ def test_hint_command_reports_lost_and_stuck(tmp_path):
     assert out.exit_code == 0 and "no legal action" in out.stdout
 
 
-def test_hint_with_unknown_cards_is_an_error_that_suggests_after(tmp_path):
+def test_hint_with_unknown_cards_is_honest(tmp_path):
     path = tmp_path / "unknown.txt"
     path.write_text(STUCK_TEXT.replace("1: 2S 2H | AS", "1: ?? ?? | AS"))
     out = run("hint", str(path))
-    assert out.exit_code == 2
-    assert out.stderr.startswith("error:") and "--after" in out.stderr
-    assert "Traceback" not in out.output
+    assert out.exit_code == 0, out.output
+    assert "no legal action" in out.stdout  # stuck whatever the hidden cards are
 
 
 def test_hint_after_an_illegal_action_names_it_and_the_rule():
@@ -120,7 +120,13 @@ def test_solve_command_json_has_stable_keys_and_a_winning_line():
 def test_solve_command_prints_the_line_in_words():
     out = run("solve", "SP1-S1C-AAAAAAD", "--words")
     assert out.exit_code == 0
-    assert "verdict: won" in out.stdout and "\n1. move " in out.stdout
+    assert "verdict: won" in out.stdout
+    line = next(l for l in out.stdout.splitlines() if l.startswith("line: "))[6:]
+    numbered = [l for l in out.stdout.splitlines() if l[:1].isdigit()]
+    start = GameCode.parse("SP1-S1C-AAAAAAD").position()
+    assert numbered == [f"{i}. {a}: {s}" for i, (a, s) in
+                        enumerate(zip(line.split(), line_sentences(start, line)), start=1)]
+    assert numbered[0].startswith("1. 10>2: move the 5S from column 10 onto the 6S in column 2")
 
 
 def test_solve_command_unknown_and_lost(tmp_path):

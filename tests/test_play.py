@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from spidersolve.cards import card_rank, card_text, ordered_deck, parse_card
 from spidersolve.cli.play import play
 from spidersolve.play import MAX_UNDO, PlaySession, click_action, fitting_action, hint_text
-from spidersolve.state import Action, Game, GameCode, Position, parse_line, replay
+from spidersolve.state import Action, Game, GameCode, Position, legal_actions, parse_line, replay
 
 VECTORS = Path(__file__).parent / "vectors"
 WINS = [json.loads(line) for line in (VECTORS / "wins.jsonl").read_text().splitlines()
@@ -200,17 +200,17 @@ def test_an_empty_column_is_shown_empty():
 def test_move_without_a_count_takes_the_one_group_size_that_fits_the_card():
     session = session_for(position_text({1: "9S 8S 7S 6S", 2: "8H"}, suits=2))
     out = session.handle("1>2")
-    assert out.startswith("1>2x2: move 7S 6S from column 1 to column 2")
+    assert out.startswith("1>2x2: move 7S 6S from column 1 onto the 8H in column 2")
 
 
 def test_move_without_a_count_onto_an_empty_column_takes_the_whole_movable_group():
     session = session_for(position_text({1: "KH 9S 8S 7S", 2: ""}, suits=2))
-    assert session.handle("1>2").startswith("1>2x3: move 9S 8S 7S from column 1 to column 2")
+    assert session.handle("1>2").startswith("1>2x3: move 9S 8S 7S from column 1 to the empty column 2")
 
 
 def test_move_with_a_count_moves_exactly_that_many_cards():
     session = session_for(position_text({1: "KH 9S 8S 7S", 2: ""}, suits=2))
-    assert session.handle("1>2x2").startswith("1>2x2: move 8S 7S from column 1 to column 2")
+    assert session.handle("1>2x2").startswith("1>2x2: move 8S 7S from column 1 to the empty column 2")
 
 
 REFUSALS = [
@@ -245,15 +245,14 @@ REFUSALS = [
 def test_a_refused_command_explains_its_rule_and_is_not_a_move(name, up, command, expected):
     session = session_for(position_text(up, suits=4))
     out = session.handle(command)
-    assert out.splitlines()[0] == expected
+    assert out == expected  # one line: the table has not changed
     assert session.game.moves == 0 and session.game.score == 500 and session.line == ""
-    assert "moves: 0 | score: 500" in out
 
 
 def test_relaxed_rules_move_a_group_of_two_suits():
     text = position_text({1: "7H 6S", 2: "8D"}, suits=4, rules="relaxed")
     session = session_for(text)
-    assert session.handle("1>2").startswith("1>2x2: move 7H 6S from column 1 to column 2")
+    assert session.handle("1>2").startswith("1>2x2: move 7H 6S from column 1 onto the 8D in column 2")
 
 
 def test_deal_is_refused_while_a_column_is_empty():
@@ -283,7 +282,8 @@ def test_the_move_that_leaves_no_legal_action_says_the_game_is_lost():
     session = session_for(position_text(up))
     assert "lost" not in session.start()
     out = session.handle("10>8")
-    assert out.startswith("10>8: move AS from column 10 to column 8")
+    assert out.startswith("10>8: move the AS from column 10 onto the 2S in column 8; the KS in column 10 "
+                          "turns up")
     assert out.splitlines()[-2] == "10: ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## " \
         "## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## " \
         "## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## " \
@@ -333,7 +333,7 @@ def test_click_uses_the_first_empty_column_for_the_whole_group_when_no_card_fits
 def test_typing_a_column_number_plays_the_click_rule():
     up = {1: "7S 6S 5S", 2: "8H", 5: "6S"}
     session = session_for(position_text(up, suits=2))
-    assert session.handle("1").startswith("1>5: move 5S from column 1 to column 5")
+    assert session.handle("1").startswith("1>5: move the 5S from column 1 onto the 6S in column 5")
 
 
 def test_fitting_action_names_the_suit_rule_when_the_fitting_card_is_under_another_suit():
@@ -350,8 +350,8 @@ def test_a_position_file_can_be_the_source(tmp_path):
     path.write_text(position_text(up, suits=2))
     result = run_cli([str(path)], ["1", "undo", "1>2"])
     assert result.exit_code == 0, result.output
-    assert "> 1\n1>5: move 5S from column 1 to column 5" in result.output
-    assert "1>2x3: move 7S 6S 5S from column 1 to column 2" in result.output
+    assert "> 1\n1>5: move the 5S from column 1 onto the 6S in column 5" in result.output
+    assert "1>2x3: move 7S 6S 5S from column 1 onto the 8H in column 2" in result.output
     assert result.output.splitlines()[-1] == "line: 1>2x3"
 
 
@@ -377,7 +377,8 @@ def test_hint_text_says_the_status_and_the_action():
     action = Action.parse("1>8")
     res = namedtuple("Res", "status action words line nodes seconds")
     proven = hint_text(res("proven", action, None, [action] * 5, 1200, 0.25), position)
-    assert proven == ("hint: 1>8 (move 2C from column 1 to column 8); proven: it leads to a "
+    assert proven == ("hint: 1>8 (move the 2C from column 1 onto the 3S in column 8; the KD in "
+                      "column 1 turns up); proven: it leads to a "
                       "win in 5 actions (1200 nodes, 0.2 s)")
     unproven = hint_text(res("unproven", action, "move it", None, 167000, 3.0), position)
     assert unproven.startswith("hint: 1>8 (move it); unproven: no win found within 167000")
@@ -394,3 +395,293 @@ def test_hint_for_the_last_move_of_a_won_game_is_proven():
     assert out.splitlines()[0].startswith(f"hint: {actions[-1].text()} (")
     assert "proven" in out.splitlines()[0] and "unproven" not in out.splitlines()[0]
     assert session.game.moves == 88
+
+
+# -- moves, short forms, redo, restart ---------------------------------------------------------
+def test_moves_lists_every_legal_action_as_typed_and_each_typed_form_plays_that_action():
+    for text in (position_text({1: "KH 9S 8S 7S", 2: "", 3: "TH"}, suits=2, stock_deals=1),
+                 GameCode.parse("SP1-S2C-AAAAAAD").position().to_text()):
+        position = Position.from_text(text)
+        session = session_for(text)
+        out = session.handle("moves")
+        legal = legal_actions(position)
+        rows = out.splitlines()
+        assert rows[0] == f"{len(legal)} legal action{'s' if len(legal) != 1 else ''}:"
+        assert session.handle("m") == out
+        assert len(rows) == len(legal) + 1
+        for row, action in zip(rows[1:], legal):
+            typed, words = row.split(None, 1)
+            assert words == action.words(position)
+            probe = session_for(text)
+            said = probe.handle(typed)
+            assert said.startswith(f"{action.text()}: "), (typed, said)
+            assert probe.played == [action]
+
+
+def test_moves_onto_an_empty_column_are_typed_with_a_count_unless_the_whole_group_goes():
+    session = session_for(position_text({1: "KH 9S 8S 7S", 2: ""}, suits=2))
+    rows = [r.split(None, 1)[0] for r in session.handle("moves").splitlines()[1:]]
+    assert rows[:3] == ["1>2x1", "1>2x2", "1>2"]
+
+
+def test_moves_with_no_legal_action_says_so():
+    up = {c: "AS" for c in range(1, 9)} | {9: "KS", 10: "KS"}
+    assert session_for(position_text(up)).handle("moves") == "no legal action is left"
+
+
+def test_short_forms_u_d_and_m():
+    session = PlaySession(Game.start(GameCode.parse("SP1-S1C-AAAAAAD").position()))
+    assert session.handle("d").startswith("deal: deal a row (4 deals left)")
+    assert session.handle("u").startswith("undid deal")
+    assert session.game.moves == 0
+    assert session.handle("m").startswith("8 legal actions:")
+
+
+def test_redo_plays_again_what_undo_took_back_until_a_new_action():
+    session = PlaySession(Game.start(GameCode.parse("SP1-S1C-AAAAAAD").position()))
+    session.handle("1>8")
+    session.handle("8>7")
+    after_two = session.game
+    session.handle("undo")
+    session.handle("undo")
+    assert session.game.moves == 0
+    assert session.handle("redo").startswith("redid 1>8: move the 2S from column 1")
+    out = session.handle("redo")
+    assert out.startswith("redid 8>7x2: ")
+    assert session.game == after_two and session.line == "1>8 8>7x2"
+    assert session.handle("redo") == "refused: nothing to redo"
+    session.handle("undo")
+    session.handle("9>4")  # a new action: the undone one cannot come back
+    assert session.handle("redo") == "refused: nothing to redo"
+    assert session.line == "1>8 9>4"
+
+
+def test_restart_goes_back_to_the_start_and_redo_plays_the_game_forward():
+    game = win("SP1-S1C-AAAAAAD")
+    first = game["line"].split()
+    result = run_cli([game["code"], "--after", first[0]],
+                     [first[1], first[2], "restart", "restart", "redo", "quit"])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "restarted: back to the start (2 actions to redo)" in out
+    assert "refused: already at the start" in out
+    assert "redid 8>2: " not in out and f"redid {first[1]}" in out
+    assert out.splitlines()[-1] == "line: " + " ".join(first[:2])
+
+
+def test_score_and_a_refusal_print_one_line_and_an_action_prints_the_table():
+    session = PlaySession(Game.start(GameCode.parse("SP1-S1C-AAAAAAD").position()))
+    assert session.handle("score") == "moves: 0, score: 500"
+    assert session.handle("1>2") == ("refused: 1>2: 2S is not one rank below 6S (the top card "
+                                      "of column 2)")
+    assert len(session.handle("1>8").splitlines()) == 12  # what it did, counters, 10 columns
+
+
+def test_one_move_is_singular():
+    result = run_cli(["SP1-S1C-AAAAAAD"], ["1>8", "quit"])
+    assert "quit after 1 move, score 499" in result.output
+    result = run_cli(["SP1-S1C-AAAAAAD"], ["1>8", "8>7", "quit"])
+    assert "quit after 2 moves, score 498" in result.output
+
+
+def test_the_table_marks_the_cards_just_moved():
+    session = PlaySession(Game.start(GameCode.parse("SP1-S1C-AAAAAAD").position()))
+    out = session.handle("8>7")
+    assert " 7: ## ## ## ## 4S [3S]" in out.splitlines()
+    assert "[" in session.handle("show")
+    assert "[" not in session.handle("undo")
+
+
+# -- new deals -----------------------------------------------------------------------------------
+def test_play_without_source_deals_a_new_random_game_and_prints_its_code(monkeypatch):
+    import secrets
+    monkeypatch.setattr(secrets, "randbelow", lambda n: 3)
+    result = run_cli([], ["quit"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == ("new deal: SP1-S1C-AAAAAAD (play it again with: spidersolve play "
+                        "SP1-S1C-AAAAAAD)")
+    assert lines[2] == " 1: ## ## ## ## ## 2S"
+    result = run_cli(["--suits", "4"], ["quit"])
+    assert result.output.startswith("new deal: SP1-S4C-AAAAAAD")
+    assert run_cli(["--suits", "2", "--relaxed"], []).output.startswith("new deal: SP1-S2R-")
+
+
+def test_new_deals_are_random_and_valid():
+    codes = set()
+    for _ in range(3):
+        first = run_cli(["--suits", "2"], ["quit"]).output.splitlines()[0]
+        code = first.split()[2]
+        assert GameCode.parse(code).suits == 2
+        codes.add(code)
+    assert len(codes) == 3
+
+
+def test_suits_with_a_source_is_an_error():
+    result = run_cli(["SP1-S1C-AAAAAAD", "--suits", "2"], [])
+    assert result.exit_code == 2
+    assert result.output.startswith("error: --suits and --relaxed choose a new random deal")
+
+
+# -- save and resume -------------------------------------------------------------------------------
+def test_save_writes_the_position_reached_and_play_file_resumes_it(tmp_path):
+    game = win("SP1-S2C-AAAAAAD")
+    first = game["line"].split()
+    path = tmp_path / "game.txt"
+    result = run_cli([game["code"]], first[:5] + [f"save {path}", "quit"])
+    assert result.exit_code == 0, result.output
+    assert f"saved to {path} after 5 moves: 'spidersolve play {path}' resumes it" in result.output
+    text = path.read_text(encoding="utf-8")
+    reached = replay(GameCode.parse(game["code"]).position(), " ".join(first[:5]))
+    assert text.splitlines()[:5] == ["# spidersolve saved game", f"# start: {game['code']}",
+                                     "# line: " + " ".join(first[:5]), "# moves: 5",
+                                     f"# score: {reached.score}"]
+    assert Position.from_text(text) == reached.position  # any command reads it as a position
+    assert [p.name for p in tmp_path.iterdir()] == ["game.txt"]
+    # Resume, finish the game, and the line is the whole game from the code.
+    rest = [a + ("x1" if "x" not in a and a != "deal" else "") for a in first[5:]]
+    result = run_cli([str(path)], rest)
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0] == f"resumed {path}: 5 moves, score {reached.score}"
+    assert f"you won: all 8 runs removed in {game['moves']} moves, final score " \
+        f"{game['score']}" in result.output
+    assert result.output.splitlines()[-1] == "line: " + game["line"]
+
+
+def test_a_saved_game_whose_line_does_not_lead_to_its_position_is_refused(tmp_path):
+    path = tmp_path / "game.txt"
+    run_cli(["SP1-S1C-AAAAAAD"], ["1>8", f"save {path}", "quit"])
+    path.write_text(path.read_text().replace("# moves: 1", "# moves: 7"))
+    result = run_cli([str(path)], [])
+    assert result.exit_code == 2
+    assert result.output.splitlines() == [
+        f"error: {path}: the line from SP1-S1C-AAAAAAD does not lead to the saved position, "
+        "moves and score"]
+    path.write_text(path.read_text().replace("# line: 1>8", "# line: 1>2"))
+    assert "the line does not replay from SP1-S1C-AAAAAAD" in run_cli([str(path)], []).output
+
+
+def test_a_saved_game_from_a_position_file_resumes_with_its_counters(tmp_path):
+    source = tmp_path / "start.txt"
+    source.write_text(position_text({1: "5S", 2: ""}))
+    saved = tmp_path / "saved.txt"
+    result = run_cli([str(source)], ["1>2", "2>1", f"save {saved}", "quit"])
+    assert "saved to" in result.output
+    assert "# start:" not in saved.read_text()
+    result = run_cli([str(saved)], ["1>2", "quit"])
+    assert result.output.splitlines()[0] == f"resumed {saved}: 2 moves, score 498"
+    assert "quit after 3 moves, score 497" in result.output
+    assert result.output.splitlines()[-1] == "line: 1>2 2>1 1>2"
+
+
+def test_save_refusals_are_one_line(tmp_path):
+    session = PlaySession(Game.start(GameCode.parse("SP1-S1C-AAAAAAD").position()))
+    assert session.handle("save") == "refused: save needs a file name: save FILE"
+    out = session.handle(f"save {tmp_path / 'no' / 'x.txt'}")
+    assert out.startswith("refused: cannot write ") and "\n" not in out
+
+
+# -- on a real terminal (a pty): prompt-toolkit line editing, history, colour -----------------
+class Pty:
+    """A process on a pseudo-terminal; ``expect`` reads until a text shows up."""
+
+    PROMPT = "\x1b[?2004h"  # prompt-toolkit switches on bracketed paste at each prompt
+
+    def __init__(self, args, env):
+        import os
+        import pty
+        import subprocess
+
+        self.master, slave = pty.openpty()
+        self.proc = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave, env=env,
+                                     close_fds=True)
+        os.close(slave)
+        self.seen, self.at = "", 0
+
+    def expect(self, text: str, timeout: float = 30.0) -> None:
+        import os
+        import select
+        import time
+
+        deadline = time.time() + timeout
+        while text not in self.seen[self.at:]:
+            left = deadline - time.time()
+            assert left > 0, f"no {text!r} in {self.seen[self.at:][-800:]!r}"
+            ready, _, _ = select.select([self.master], [], [], left)
+            if ready:
+                try:
+                    chunk = os.read(self.master, 65536)
+                except OSError:
+                    chunk = b""
+                assert chunk, f"the process ended before {text!r}: {self.seen[-800:]!r}"
+                self.seen += chunk.decode(errors="replace")
+        self.at = self.seen.index(text, self.at) + len(text)
+
+    def close(self) -> int:
+        import os
+
+        try:
+            return self.proc.wait(timeout=30)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+            os.close(self.master)
+
+
+def play_on_a_pty(keys, no_color: bool = False, args=("SP1-S4C-AAAAAAD",)) -> str:
+    """Type each key string, then read until its expected text (and the next prompt)."""
+    import os
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    env |= {"TERM": "xterm", "PROMPT_TOOLKIT_NO_CPR": "1", "COLUMNS": "120", "LINES": "40"}
+    if no_color:
+        env["NO_COLOR"] = "1"
+    exe = Path(sys.executable).parent / "spidersolve"
+    term = Pty([str(exe), "play", *args], env)
+    try:
+        term.expect(Pty.PROMPT)
+        for i, (key, wait_for) in enumerate(keys):
+            os.write(term.master, key)
+            term.expect(wait_for)
+            if i < len(keys) - 1:
+                term.expect(Pty.PROMPT)
+    finally:
+        assert term.close() == 0
+    return term.seen
+
+
+def test_on_a_terminal_the_arrow_keys_edit_the_line_and_recall_history():
+    out = play_on_a_pty([
+        (b"score\r", "moves: 0, score: 500"),
+        # "18" then left arrow, then ">" typed before the 8: the line reads 1>8.
+        (b"18\x1b[D>\r", "1>8: move the 2C from column 1"),
+        # Up twice recalls "score".
+        (b"\x1b[A\x1b[A\r", "moves: 1, score: 499"),
+        (b"quit\r", "line: 1>8"),
+    ])
+    assert "^[[A" not in out and "^[[D" not in out
+
+
+def test_on_a_colour_terminal_cards_have_suit_symbols_and_red_and_no_color_turns_it_off():
+    fancy = play_on_a_pty([(b"q\r", "line:")])
+    assert "2\u2663" in fancy and "\x1b[31m" in fancy  # 2C drawn 2♣, and red cards
+    plain = play_on_a_pty([(b"q\r", "line:")], no_color=True)
+    assert "2\u2663" not in plain and " 1: ## ## ## ## ## 2C" in plain
+    flag = play_on_a_pty([(b"q\r", "line:")], args=("SP1-S4C-AAAAAAD", "--no-color"))
+    assert "2\u2663" not in flag and " 1: ## ## ## ## ## 2C" in flag
+
+
+def test_a_game_resumed_from_a_code_can_be_undone_and_restarted_past_the_save(tmp_path):
+    path = tmp_path / "game.txt"
+    run_cli(["SP1-S1C-AAAAAAD"], ["1>8", "8>7", f"save {path}", "quit"])
+    result = run_cli([str(path)], ["undo", "restart", "redo", "quit"])
+    assert result.exit_code == 0, result.output
+    assert "undid 8>7x2" in result.output
+    # The undone 8>7x2 can still be redone after the restart, after 1>8.
+    assert "restarted: back to the start (2 actions to redo)" in result.output
+    assert "redid 1>8: " in result.output
+    assert result.output.splitlines()[-1] == "line: 1>8"
+    result = run_cli([str(path)], ["undo", "restart", "redo", "redo", "redo", "quit"])
+    assert "redid 8>7x2: " in result.output and "refused: nothing to redo" in result.output
+    assert result.output.splitlines()[-1] == "line: 1>8 8>7x2"

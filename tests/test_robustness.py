@@ -43,6 +43,36 @@ def test_ctrl_c_stops_a_long_search_bug(command):
     assert seconds < 3  # within a second on an idle machine; slack for a loaded one
 
 
+@pytest.mark.parametrize("args,wait", [
+    (["hint", "SP1-S4C-AAAAAAD", "--honest"], 1.2),
+    (["hint", "SP1-S4C-AAAAAAD", "--honest", "--nodes", "1e6"], 2.5),
+    (["autoplay", "SP1-S1C-AAAAAAD", "--honest"], 2.5),
+])
+def test_ctrl_c_stops_the_honest_player_searching_on_two_threads(args, wait):
+    """The sample searches run on a thread pool: Ctrl-C stops them all through its flag."""
+    status, err, seconds = interrupt(args, wait=wait)
+    assert (status, err) == (130, "error: interrupted\n")
+    assert seconds < 3
+
+
+def test_the_kernels_of_a_thread_pool_share_its_stop_flag():
+    import threading
+
+    from spidersolve.interrupt import ThreadPool, run_kernel
+
+    with ThreadPool(2) as pool:
+        flags = pool.map(lambda _i: run_kernel(lambda stop: stop), range(4))
+        assert all(flag is pool.stop for flag in flags)
+        pool.stop[0] = 1  # what Ctrl-C in the waiting thread does
+        assert pool.map(lambda _i: int(run_kernel(lambda stop: stop[0])), range(3)) == [1] * 3
+    # elsewhere off the main thread each kernel still gets a flag of its own
+    box = []
+    thread = threading.Thread(target=lambda: box.append(run_kernel(lambda stop: stop)))
+    thread.start()
+    thread.join()
+    assert box[0] is not pool.stop and int(box[0][0]) == 0
+
+
 @pytest.mark.parametrize("engine", ["kernel", "reference"])
 def test_ctrl_c_stops_a_deep_perft_bug(engine):
     status, err, seconds = interrupt(["perft", "SP1-S4C-AAAAABA", "10", "--engine", engine])
@@ -555,14 +585,17 @@ def test_results_files_of_the_first_format_are_still_read(tmp_path):
 
     from spidersolve.stats import load_results
 
+    from spidersolve.stats.store import ADDED
+
     small_batch(tmp_path / "r", "0:2")
     new = load_results(tmp_path / "r")
+    first = new.drop(columns=list(ADDED))  # the first format had no player, samples, seed
     old_schema = pa.schema([(name, pa.int64() if name in ("suits", "deal", "node_limit",
                                                            "nodes", "moves", "score")
                              else pa.float64() if name == "seconds" else pa.string())
-                            for name in new.columns])
+                            for name in first.columns])
     path = tmp_path / "old.parquet"
-    pq.write_table(pa.Table.from_pandas(new, schema=old_schema, preserve_index=False), path)
+    pq.write_table(pa.Table.from_pandas(first, schema=old_schema, preserve_index=False), path)
     import pandas as pd
 
     pd.testing.assert_frame_equal(load_results(path), new)
@@ -804,3 +837,118 @@ def test_two_batch_processes_into_one_out_bug(tmp_path):
                            capture_output=True, text=True, timeout=60)
     assert again.returncode == 0, again.stderr
     assert len(load_results(out)) == 11
+
+
+# -- honest rows (issue 14's player, samples and seed columns) -----------------
+
+def honest_rows():
+    """A won and two lost honest games of SP1-S1C-AAAAAAD, as batch --player honest writes."""
+    from spidersolve.search import solve
+
+    won = solve("SP1-S1C-AAAAAAD", nodes=20_000)
+    base = {"source": "code", "code": "SP1-S1C-AAAAAAD", "suits": 1, "rules": "classic",
+            "deal": 3, "node_limit": 2000, "nodes": 50_000, "seconds": 1.5,
+            "version": "0.1.0", "time": "2026-12-01T09:00:00Z", "player": "honest",
+            "samples": 8}
+    return [
+        dict(base, seed=0, verdict="won", moves=won.moves, score=won.score,
+             first_action=won.line[0].text(), line=won.line_text),
+        dict(base, seed=1, verdict="lost", moves=2, score=498, first_action="1>8",
+             line="1>8 8>7x2"),
+        dict(base, seed=2, verdict="lost", moves=0, score=500, first_action=None, line=""),
+    ]
+
+
+def write_rows(path, rows):
+    from spidersolve.stats.store import rows_table, write_atomic
+
+    write_atomic(rows_table(rows, {"runs": []}), path)
+    return str(path)
+
+
+def test_honest_rows_pass_the_row_checks(tmp_path):
+    from spidersolve.stats import load_results
+
+    frame = load_results(write_rows(tmp_path / "r.parquet", honest_rows()))
+    assert list(frame["verdict"]) == ["won", "lost", "lost"]
+    assert list(frame["player"]) == ["honest"] * 3
+    assert frame["moves"].iloc[1] == 2 and frame["line"].iloc[2] == ""
+
+
+@pytest.mark.parametrize("change,fragment", [
+    ({"verdict": "unknown"}, "won or lost"),
+    ({"line": None}, "line, moves and score"),
+    ({"moves": 3}, "moves 3 but its line has 2 actions"),
+    ({"score": 497}, "score 497"),
+    ({"first_action": "8>7x2"}, "first_action"),
+    ({"samples": 0}, "samples 0"),
+    ({"player": "robot"}, "player 'robot'"),
+])
+def test_bad_honest_rows_are_one_error_line_naming_the_row(tmp_path, change, fragment):
+    rows = honest_rows()
+    rows[1].update(change)
+    path = write_rows(tmp_path / "r.parquet", rows)
+    assert_error(run("stats", path), path, "row 2", fragment)
+
+
+def test_a_solver_row_with_samples_or_a_seed_is_an_error(tmp_path):
+    from spidersolve.stats import load_results
+
+    small_batch(tmp_path / "r", "0:2")
+    rows = load_results(tmp_path / "r").to_dict(orient="records")
+    rows[0]["seed"] = 5
+    path = write_rows(tmp_path / "bad.parquet", rows)
+    assert_error(run("stats", path), path, "row 1", "seed 5")
+
+
+def test_a_file_from_before_the_player_columns_reads_as_the_solvers_with_its_checksum(
+        tmp_path):
+    import json
+
+    import pyarrow.parquet as pq
+
+    from spidersolve.stats import ResultsError, load_results
+    from spidersolve.stats.store import ADDED, META_KEY, content_hash
+
+    small_batch(tmp_path / "r", "0:3")
+    table = pq.read_table(tmp_path / "r" / "results.parquet")
+    old = table.drop_columns(list(ADDED))
+    meta = json.loads(old.schema.metadata[META_KEY])
+    meta.pop("sha256")
+    meta["sha256"] = content_hash(old, meta, old.schema.names)
+    metadata = dict(old.schema.metadata)
+    metadata[META_KEY] = json.dumps(meta).encode()
+    old = old.replace_schema_metadata(metadata)
+    path = tmp_path / "old.parquet"
+    pq.write_table(old, path)
+    frame = load_results(path)
+    assert list(frame["player"]) == ["solver"] * 3
+    assert list(frame["samples"]) == [0] * 3 and list(frame["seed"]) == [0] * 3
+    # the checksum still guards the columns it covers
+    damaged = old.set_column(old.schema.names.index("nodes"), "nodes",
+                             pa_array([1, 1, 1]))
+    pq.write_table(damaged, path)
+    with pytest.raises(ResultsError, match="checksum"):
+        load_results(path)
+
+
+def pa_array(values):
+    import pyarrow as pa
+
+    return pa.array(values, pa.int64())
+
+
+def test_an_honest_batch_checks_memory_without_a_node_limit_and_reads_back(tmp_path):
+    import json
+
+    out = tmp_path / "res"
+    # --nodes defaults to None (by suits): the guard budgets the largest search a game runs
+    assert_error(run("batch", "--player", "honest", "--suits", "1", "--deals", "3",
+                     "--memory", "100M", "--out", str(out)), "--memory")
+    result = run("batch", "--player", "honest", "--suits", "1", "--deals", "3", "--samples",
+                 "1", "--workers", "1", "--out", str(out), "--memory", "2G")
+    assert result.exit_code == 0, (result.output, result.exception)
+    stats = json.loads(run("stats", str(out), "--json").stdout)
+    assert stats["groups"] == [] and stats["missing"] == 0
+    assert [(h["games"], h["samples"], h["node_limit"]) for h in stats["honest"]] == [
+        (1, 1, 2000)]

@@ -7,11 +7,14 @@ import sys
 
 import click
 
+from ..board import plural
 from ..errors import SpiderError
 from ..search.memory import (NODE_COST_TEXT, available_bytes, check_memory, needed_bytes,
                              size_text, workers_that_fit)
 from ..stats.batch import (make_backend, parse_deals, parse_rules, parse_suits, plan,
                            run_batch, settings)
+from ..search.honest import HONEST_NODES, HONEST_SAMPLES, KNOWN_NODES
+from ..search.solver import DEFAULT_NODES
 from .options import announce_compile, memory_option, node_count
 
 
@@ -48,8 +51,17 @@ def worker_count(workers: int | None, limit: int, memory: int | None) -> int:
                    "--source pysol, PySolFC game numbers.")
 @click.option("--source", type=click.Choice(["code", "pysol"]), default="code",
               show_default=True, help="SP1 game codes, or PySolFC games (classic rules).")
-@click.option("--nodes", default="1000000", show_default=True, metavar="N",
-              help=f"Node limit per deal (positions expanded; 1e6 works; {NODE_COST_TEXT}).")
+@click.option("--nodes", default=None, metavar="N",
+              help=f"Node limit per deal (positions expanded; 1e6 works; {NODE_COST_TEXT}) "
+                   "[default: 1000000; with --player honest, per sample search, by suits].")
+@click.option("--player", type=click.Choice(["solver", "honest"]), default="solver",
+              show_default=True,
+              help="solver: prove each deal with full knowledge. honest: play each deal with "
+                   "the honest player, who sees only what a player sees (SPEC section 11).")
+@click.option("--samples", type=click.IntRange(1, 10_000), default=None, metavar="N",
+              help="--player honest: samples of the hidden cards per decision [default: 8].")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
+              help="--player honest: the seed of the samples.")
 @click.option("--out", default="results", show_default=True, type=click.Path(file_okay=False),
               help="Results directory (created; a rerun skips deals already done).")
 @click.option("--workers", type=click.IntRange(min=1, max=10**6), default=None, metavar="N",
@@ -66,28 +78,43 @@ def worker_count(workers: int | None, limit: int, memory: int | None) -> int:
               help="First set aside (rename to NAME.damaged) every results file in OUT that "
                    "fails its checks, then solve the deals it held again.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
-def batch(suits, rules, deals, source, nodes, out, workers, scheduler, chunk, memory, progress,
-          repair, quiet):
+def batch(suits, rules, deals, source, nodes, player, samples, seed, out, workers, scheduler,
+          chunk, memory, progress, repair, quiet):
     """Solve every deal of a range under each setting; write one row per deal.
 
     Rows go to Parquet files in OUT (see docs/batch.md). Run the same command
     again to finish an interrupted run: deals already done are skipped.
     """
     suit_list, rule_list = parse_suits(suits), parse_rules(rules)
-    deal_list, limit = parse_deals(deals), node_count(nodes)
+    deal_list = parse_deals(deals)
+    if nodes is None:
+        limit = DEFAULT_NODES if player == "solver" else None
+    else:
+        limit = node_count(nodes)
     if chunk is not None and chunk < 1:
         raise SpiderError(f"--chunk: at least 1 deal per chunk, not {chunk}")
-    tasks = plan(source, suit_list, rule_list, deal_list, limit)
+    if player == "solver" and (samples is not None or seed):
+        raise SpiderError("--samples and --seed are for --player honest")
+    samples = HONEST_SAMPLES if samples is None else samples
+    tasks = plan(source, suit_list, rule_list, deal_list, limit, player, samples, seed)
+    # the largest search one task may run: the solver's limit; the honest player's
+    # limit per sample search (by suits when not given), or KNOWN_NODES once no
+    # card is hidden (search/honest.py)
+    search_nodes = limit
+    if player == "honest":
+        search_nodes = max(limit or max(HONEST_NODES[s] for s in suit_list), KNOWN_NODES)
     if scheduler:
         if memory is not None:
-            check_memory(limit, memory)  # the cluster's workers: only a cap given here
+            check_memory(search_nodes, memory)  # the cluster's workers: only a cap given here
     else:
-        workers = worker_count(workers, limit, memory)
+        workers = worker_count(workers, search_nodes, memory)
     backend = make_backend(workers, scheduler)
     meta = {"command": "spidersolve " + " ".join(sys.argv[1:]) if sys.argv else "",
             "source": source, "suits": suit_list, "rules": rule_list, "deals": deals,
             "settings": [f"{s.suits} {s.rules}" for s in settings(source, suit_list, rule_list)],
-            "node_limit": limit, "backend": backend.name,
+            "node_limit": limit, "player": player,
+            "samples": samples if player == "honest" else None,
+            "seed": seed if player == "honest" else None, "backend": backend.name,
             "workers": getattr(backend, "slots", 1) if not scheduler else None,
             "scheduler": scheduler}
 
@@ -127,10 +154,10 @@ def batch(suits, rules, deals, source, nodes, out, workers, scheduler, chunk, me
     if quiet:
         return
     if not report.solved:
-        click.echo(f"{report.planned} deals planned, all already done: nothing to do -> "
-                   f"{report.out}")
+        click.echo(f"{plural(report.planned, 'deal')} planned, all already done: nothing to "
+                   f"do -> {report.out}")
     else:
-        click.echo(f"{report.planned} deals planned, {report.skipped} already done, "
+        click.echo(f"{plural(report.planned, 'deal')} planned, {report.skipped} already done, "
                    f"{report.solved} solved now: won {report.won}, lost {report.lost}, "
                    f"unknown {report.unknown} in {report.seconds:.1f} s -> {report.out}")
 

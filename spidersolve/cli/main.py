@@ -22,7 +22,8 @@ _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
 COMMANDS = {
     "deal": "deal", "actions": "actions", "replay": "replay", "perft": "perft",
     "code": "code", "codes": "code", "solve": "solve", "hint": "solve", "play": "play",
-    "batch": "batch", "stats": "stats", "hints": "stats",
+    "show": "show", "batch": "batch", "stats": "stats", "hints": "stats",
+    "autoplay": "autoplay",
 }
 
 

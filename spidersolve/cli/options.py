@@ -16,6 +16,11 @@ after_option = click.option("--after", "after", default="", metavar="LINE",
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 words_option = click.option("--words", is_flag=True,
                             help="Say it in plain words (with --json: a \"words\" key too).")
+html_option = click.option("--html", "html_path", default=None, metavar="FILE",
+                           type=click.Path(dir_okay=False),
+                           help="Write a solution page (one HTML file, no network) to FILE.")
+no_color_option = click.option("--no-color", "no_color", is_flag=True,
+                               help="Plain text: no colour, no suit symbols (NO_COLOR too).")
 
 
 def node_count(text, option: str = "--nodes", low: int = 1) -> int:
@@ -61,11 +66,12 @@ memory_option = click.option(
 
 
 def check_search_memory(nodes: int, memory: int | None, processes: int = 1,
-                        option: str = "--nodes", memory_option: bool = True) -> None:
+                        option: str = "--nodes", memory_option: bool = True,
+                        threads: bool = False) -> None:
     """Refuse a node limit that may not fit (``search.memory.check_memory``)."""
     from ..search.memory import check_memory
 
-    check_memory(nodes, memory, processes, option, memory_option)
+    check_memory(nodes, memory, processes, option, memory_option, threads)
 
 
 def start_game(source: str, after: str = "") -> tuple[Game, str]:

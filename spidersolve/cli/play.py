@@ -2,62 +2,148 @@
 
 from __future__ import annotations
 
+import secrets
 import sys
+from pathlib import Path
 
 import click
 
-from ..errors import SpiderError
-from ..play import PlaySession
-from ..state import parse_line
-from .options import after_option, fail, source_argument, start_game
+from ..board import terminal_style
+from ..errors import SpiderError, shown
+from ..play import PlaySession, read_saved_game
+from ..state import Game, GameCode, load_source, parse_line, replay
+from .deal import code_name
+from .options import after_option, fail, no_color_option
+
+COMMAND_WORDS = ["deal", "undo", "redo", "restart", "moves", "hint", "score", "show", "save ",
+                 "help", "quit"]
 
 
 @click.command("play")
-@source_argument
+@click.argument("source", metavar="[SOURCE]", required=False)
 @after_option
+@click.option("--suits", type=click.Choice(["1", "2", "4"]), default=None,
+              help="Without SOURCE: a new random deal with this many suits (default 1).")
+@click.option("--relaxed", is_flag=True, help="Without SOURCE: the new deal uses Relaxed rules.")
 @click.option("--words", is_flag=True, help="Describe the table in plain words instead of "
                                               "drawing it (for a screen reader).")
-def play(source, after, words):
-    """Play SOURCE in the terminal: type 7>3, 7>3x2, 7, deal, undo, hint, help or quit.
+@no_color_option
+def play(source, after, suits, relaxed, words, no_color):
+    """Play SOURCE in the terminal (type help for the commands).
 
-    Commands are read from the keyboard, or line by line from stdin when it is
-    not a terminal (each command is then echoed after '> '). Face-down cards
-    stay hidden. At the end (quit, a win or the end of the input) the last line
+    Without SOURCE, a new random deal (--suits 1, 2 or 4; its game code is
+    printed first). SOURCE may be a file written by the game's 'save FILE'
+    command, to go on where it stopped. Commands are read with line editing
+    and history from a terminal, or line by line from stdin when it is not a
+    terminal (each command is then echoed after '> '). Face-down cards stay
+    hidden. At the end (quit, a win or the end of the input) the last line
     printed is 'line:' and the actions played, --after included, to replay them.
     """
-    if source.strip() == "-":
-        fail("play reads its commands from stdin, so SOURCE cannot be '-': "
-             "give a game code or a position file")
+    style = terminal_style(sys.stdout, no_color)
     try:
-        game, _name = start_game(source, after)
-        session = PlaySession(game, parse_line(after), words=words)
+        session, opening = _session(source, after, suits, relaxed, words, style)
     except SpiderError as err:
         fail(str(err))
+    if opening:
+        click.echo(opening)
     click.echo(session.start())
-    stdin = sys.stdin
-    interactive = stdin.isatty()
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        _play_on_a_terminal(session)
+    else:
+        _play_from_a_pipe(session)
+    click.echo(session.line_report())
+
+
+def _session(source, after, suits, relaxed, words, style) -> tuple[PlaySession, str]:
+    """The session for the options, and a line to say before the table (or "")."""
+    if source is None:
+        code = GameCode(int(suits or 1), "relaxed" if relaxed else "classic",
+                        secrets.randbelow(2 ** 35))
+        game = _after(Game.start(code.position()), after)
+        return (PlaySession(game, parse_line(after), words=words, style=style,
+                            start=code.text()),
+                f"new deal: {code.text()} (play it again with: spidersolve play {code.text()})")
+    if suits or relaxed:
+        raise SpiderError("--suits and --relaxed choose a new random deal: give them without "
+                          "SOURCE")
+    if source.strip() == "-":
+        raise SpiderError("play reads its commands from stdin, so SOURCE cannot be '-': "
+                          "give a game code or a position file")
+    path = Path(source)
+    saved = None
+    if path.is_file() and not source.lower().startswith("pysol:"):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            raise SpiderError(f"cannot read '{source}': {err}") from None
+        saved = read_saved_game(text, source)
+    if saved is None:
+        position, name = load_source(source)
+        game = _after(Game.start(position), after)
+        return (PlaySession(game, parse_line(after), words=words, style=style,
+                            start=code_name(source, name)), "")
+    opening = (f"resumed {source}: {saved.game.moves} move{'s' if saved.game.moves != 1 else ''}"
+               f", score {saved.game.score}")
+    if saved.first is None:  # begun from a position file: the saved line stays as it is
+        game = _after(saved.game, after)
+        return (PlaySession(game, saved.line + parse_line(after), words=words, style=style),
+                opening)
+    # Begun from a code: replayed from its start, so undo and restart reach back.
+    session = PlaySession(Game.start(saved.first), words=words, style=style, start=saved.start)
+    session.fast_forward(saved.line)
+    try:
+        session.fast_forward(parse_line(after))
+    except SpiderError as err:
+        raise SpiderError(f"--after: {err}") from None
+    return session, opening
+
+
+def _after(game: Game, after: str) -> Game:
+    if not after.strip():
+        return game
+    try:
+        return replay(game.position, after, game)
+    except SpiderError as err:
+        raise SpiderError(f"--after: {err}") from None
+
+
+def _play_from_a_pipe(session: PlaySession) -> None:
     try:
         while not session.finished:
-            if interactive:
-                try:
-                    command = click.prompt("", prompt_suffix="> ", default="",
-                                           show_default=False)
-                except click.Abort:  # end of input (Ctrl-D) or Ctrl-C
-                    click.echo()
-                    break
-            else:
-                command = stdin.readline()
-                if not command:
-                    break
-                command = command.strip()
-                if command:
-                    click.echo(f"> {command}")
+            command = sys.stdin.readline()
+            if not command:
+                break
+            command = command.strip(" \t\r\n")  # ASCII white space, as the commands
+            if command:
+                click.echo(f"> {shown(command, max(80, len(command)))}")
             answer = session.handle(command)
             if answer:
                 click.echo(answer)
     except KeyboardInterrupt:
         click.echo()
-    click.echo(session.line_report())
+
+
+def _play_on_a_terminal(session: PlaySession) -> None:
+    """Read commands with prompt-toolkit: line editing, history (up/down), completion."""
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.completion import WordCompleter
+    from prompt_toolkit.history import InMemoryHistory
+
+    prompt = PromptSession(history=InMemoryHistory(),
+                           completer=WordCompleter(COMMAND_WORDS, sentence=True),
+                           complete_while_typing=False)
+    try:
+        while not session.finished:
+            try:
+                command = prompt.prompt("> ")
+            except (EOFError, KeyboardInterrupt):  # Ctrl-D or Ctrl-C ends the game
+                click.echo()
+                break
+            answer = session.handle(command)
+            if answer:
+                click.echo(answer)
+    except KeyboardInterrupt:  # Ctrl-C during a hint's search ends the game too
+        click.echo()
 
 
 COMMANDS = [play]

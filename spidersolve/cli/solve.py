@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import click
 
+from ..board import plural
 from ..search import DEFAULT_NODES, HINT_NODES, hint, solve
+from ..search.honest import DEFAULT_SEED, HONEST_NODES, HONEST_SAMPLES, default_workers
 from ..search.memory import NODE_COST_TEXT
 from ..state import Game, line_text
+from ..state.words import line_sentences
 from .options import (NodeCount, after_option, announce_compile, check_search_memory,
-                      echo_json, json_option, memory_option, needs_full_knowledge,
-                      source_argument, start_game, words_option)
+                      echo_json, html_option, json_option, memory_option,
+                      needs_full_knowledge, source_argument, start_game, words_option)
 
 
 def _nodes_option(default):
@@ -17,20 +20,28 @@ def _nodes_option(default):
                         help=f"Node limit: positions expanded (1e6 works; {NODE_COST_TEXT}).")
 
 
-def _prepare(source, after, nodes, memory, shorten: bool = False) -> Game:
-    game, _name = start_game(source, after)
+def _prepare(source, after, nodes, memory, shorten: bool = False) -> tuple[Game, str]:
+    game, name = start_game(source, after)
     needs_full_knowledge(game.position, "solved")
     check_search_memory(nodes, memory)
     announce_compile(shorten=shorten)
-    return game
+    return game, name
 
 
-def line_in_words(game: Game, line) -> list[str]:
-    words = []
-    for action in line:
-        words.append(action.words(game.position))
-        game = game.play(action)
-    return words
+def _write_page(path, game: Game, line, name: str, after: str) -> str:
+    """Write the solution page of a won line; the line to print about it."""
+    from ..page import write_solution_page
+    from ..show import line_steps
+
+    where = name if name != "-" else "a position"
+    if after.strip():
+        where += " after " + after.strip()
+    steps = line_steps(game, line, where)
+    total = len(steps) - 1
+    written = write_solution_page(path, steps,
+                                  f"{where}: a winning line of {total} action"
+                                  f"{'s' if total != 1 else ''}")
+    return f"page: {written}"
 
 
 @click.command("solve")
@@ -39,23 +50,28 @@ def line_in_words(game: Game, line) -> list[str]:
 @_nodes_option(DEFAULT_NODES)
 @memory_option
 @words_option
+@html_option
 @click.option("--shorten", is_flag=True,
               help="Look for a shorter winning line after the search (a beam search seeded "
                    "with the line; typically half a second more).")
 @json_option
-def solve_command(source, after, nodes, memory, words, shorten, as_json):
+def solve_command(source, after, nodes, memory, words, html_path, shorten, as_json):
     """Prove SOURCE won (with a winning line), lost, or say unknown.
 
     SOURCE is a game code (SP1-S1C-AAAAAAD), pysol:SUITS:NUMBER, a position
     file or - for standard input. The line is replayed with the reference
-    rules before it is printed.
+    rules before it is printed. --html FILE also writes the winning line as a
+    solution page (see 'spidersolve show').
     """
-    game = _prepare(source, after, nodes, memory, shorten)
+    game, name = _prepare(source, after, nodes, memory, shorten)
     result = solve(game, nodes=nodes, shorten=shorten)
+    page = None
+    if html_path and result.verdict == "won":
+        page = _write_page(html_path, game, result.line, name, after)
     if as_json:
         obj = result.as_dict()
         if words:  # each action of the line in words, or null unless won
-            obj["words"] = (line_in_words(game, result.line) if result.verdict == "won"
+            obj["words"] = (line_sentences(game, result.line) if result.verdict == "won"
                             else None)
         echo_json(obj)
         return
@@ -67,29 +83,66 @@ def solve_command(source, after, nodes, memory, words, shorten, as_json):
         click.echo(f"score: {result.score}")
         click.echo(f"line: {result.line_text}")
         if words:
-            for i, text in enumerate(line_in_words(game, result.line), start=1):
-                click.echo(f"{i}. {text}")
-    elif result.verdict == "lost":
+            for i, (action, text) in enumerate(zip(result.line, line_sentences(game, result.line)),
+                                               start=1):
+                click.echo(f"{i}. {action.text()}: {text}")
+        if page:
+            click.echo(page)
+        return
+    if result.verdict == "lost":
         click.echo("no winning line exists: the search was exhaustive")
     else:
-        click.echo(f"no proof within {nodes} nodes: try a larger --nodes")
+        click.echo(f"no proof within {plural(nodes, 'node')}: try a larger --nodes")
+    if html_path:
+        click.echo("page: not written (no winning line)")
+
+
+def honest_options(fn):
+    """--samples and --seed, shared by the honest commands."""
+    fn = click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=DEFAULT_SEED,
+                      show_default=True,
+                      help="Seed of the samples of the hidden cards (honest play).")(fn)
+    return click.option("--samples", type=click.IntRange(1, 10_000), default=HONEST_SAMPLES,
+                        show_default=True,
+                        help="Samples of the hidden cards per decision (honest play).")(fn)
 
 
 @click.command("hint")
 @source_argument
 @after_option
-@_nodes_option(HINT_NODES)
+@click.option("--nodes", type=NodeCount(), default=None,
+              help="Node limit: positions expanded (1e6 works; " + NODE_COST_TEXT + "). "
+                   f"[default: {HINT_NODES}; honest: per sample, "
+                   + ", ".join(f"{n} for {s} suit{'s' if s > 1 else ''}"
+                               for s, n in HONEST_NODES.items()) + "]")
 @memory_option
 @click.option("--line", "show_line", is_flag=True, help="Print the whole winning line.")
+@click.option("--honest", is_flag=True,
+              help="Advise from what a player sees only: face-down and stock cards hidden. "
+                   "Always on for a position with unknown cards (??).")
+@honest_options
 @json_option
-def hint_command(source, after, nodes, memory, show_line, as_json):
+def hint_command(source, after, nodes, memory, show_line, honest, samples, seed, as_json):
     """The next action to play: the first action of a proven winning line.
 
     Use --after with the actions already played from SOURCE to get a hint in
-    the middle of a game.
+    the middle of a game. With --honest, or for a position with unknown
+    cards (??), the hint sees only what a player sees: it samples the hidden
+    cards and solves the samples (status honest, with the share of samples
+    won after the action).
     """
-    game = _prepare(source, after, nodes, memory)
-    result = hint(game, nodes=nodes)
+    game, _name = start_game(source, after)
+    if honest or game.position.has_unknown:
+        workers = default_workers()
+        # the searches of the samples run side by side, one per worker thread
+        check_search_memory(nodes or HONEST_NODES[game.position.suits], memory, workers,
+                            threads=True)
+        announce_compile()
+        _honest_hint(game, nodes, samples, seed, as_json, workers)
+        return
+    check_search_memory(nodes or HINT_NODES, memory)
+    announce_compile()
+    result = hint(game, nodes=nodes or HINT_NODES)
     if as_json:
         echo_json(result.as_dict())
         return
@@ -99,18 +152,43 @@ def hint_command(source, after, nodes, memory, show_line, as_json):
     elif status == "stuck":
         click.echo("stuck: no legal action is left, so the game is lost")
     elif status == "lost":
-        click.echo(f"lost: no winning line exists from here (searched all {result.nodes} "
-                   "positions)")
+        click.echo("lost: no winning line exists from here (searched all "
+                   f"{plural(result.nodes, 'position')})")
     elif status == "proven":
         click.echo(f"{result.action.text()}: {result.words}")
-        click.echo(f"proven: the first action of a winning line of {result.line_length} "
-                   f"actions ({result.nodes} nodes)")
+        click.echo(f"proven: the first action of a winning line of "
+                   f"{plural(result.line_length, 'action')} ({result.nodes} nodes)")
         if show_line:
             click.echo("line: " + line_text(result.line))
     else:
         click.echo(f"{result.action.text()}: {result.words}")
-        click.echo(f"unproven: no winning line found within {nodes} nodes; this is the "
-                   "search's best guess. Try a larger --nodes.")
+        click.echo(f"unproven: no winning line found within "
+                   f"{plural(nodes or HINT_NODES, 'node')}; this is the search's best guess. "
+                   "Try a larger --nodes.")
+
+
+def _honest_hint(game, nodes, samples, seed, as_json, workers: int = 1) -> None:
+    from ..search.honest import advise
+    from ..state.visible import visible_of
+
+    result = advise(visible_of(game.position), samples=samples, seed=seed, nodes=nodes,
+                    workers=workers)
+    if as_json:
+        echo_json(result.as_dict())
+        return
+    if result.status == "won":
+        click.echo("won: the game is already won")
+        return
+    if result.status == "stuck":
+        click.echo("stuck: no legal action is left, so the game is lost")
+        return
+    click.echo(f"{result.action.text()}: {result.words}")
+    click.echo(f"honest: {result.wins} of {result.scored} samples won after it "
+               f"({100 * result.win_estimate:.0f}%); {result.samples} samples of the hidden "
+               f"cards, {plural(result.candidates, 'candidate')}, "
+               f"{plural(result.nodes, 'node')}, {result.seconds:.2f} s")
+    if len(result.plan) > 1:
+        click.echo(f"plan: {line_text(result.plan)} (up to the first card it turns up)")
 
 
 COMMANDS = [solve_command, hint_command]

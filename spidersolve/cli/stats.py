@@ -7,10 +7,12 @@ import sys
 
 import click
 
+from ..board import plural
 from ..errors import SpiderError
 from ..files import write_atomic
 from .options import NodeCount, check_search_memory
 from ..stats.hints import hints_frame
+from ..stats.honest import honest_render, honest_summary, split_players
 from ..stats.store import load_results, load_results_and_runs
 from ..stats.winrates import DEFAULT_BY, parse_budgets, parse_by, render, stats_flat, stats_json
 
@@ -26,7 +28,8 @@ results_argument = click.argument("results", metavar="RESULTS")
               help="Also give the win rate within these smaller node budgets, e.g. "
                    "167000,500000 (from the node counts of the same run).")
 @click.option("--json", "as_json", is_flag=True,
-              help='Print one JSON object: {"groups": [one object per group]}.')
+              help='Print one JSON object: {"groups": [one object per group], "honest": [one '
+                   'object per honest setting], "planned": N, "missing": N}.')
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV: one line per group.")
 @click.option("--plot", type=click.Path(dir_okay=False), default=None, metavar="FILE.png",
               help="Draw win rate against node budget to FILE.png and the nodes per won "
@@ -36,7 +39,10 @@ def stats(results, by, budgets, as_json, as_csv, plot):
 
     Per group: deals, won, lost, unknown; the win rate's lower bound won/N
     with its Wilson 95% interval and its upper bound 1 - lost/N; median and
-    95th percentile of nodes and seconds over all deals.
+    95th percentile of nodes and seconds over all deals. Games of the honest
+    player (batch --player honest) get their own table: the honest win rate
+    with its Wilson interval beside the full-knowledge verdicts of the same
+    deals, and the deals won with full knowledge but lost honestly.
     """
     if as_json and as_csv:
         raise SpiderError("--json and --csv: choose one")
@@ -46,23 +52,29 @@ def stats(results, by, budgets, as_json, as_csv, plot):
         from ..stats.plots import plot_format
 
         plot_format(plot)  # a bad extension is an error before anything is printed
-    frame, runs = load_results_and_runs(results)
+    everything, runs = load_results_and_runs(results)
     from ..stats.batch import missing_count
 
-    planned = missing_count(frame, runs)
+    planned = missing_count(everything, runs)
     note = None
     if planned and planned[1]:
         note = (f"note: {planned[1]:,} of the {planned[0]:,} deals planned by the runs that "
                 "wrote these results are missing (an interrupted run?): the same batch "
                 "command solves them")
+    frame, honest = split_players(everything)
     if as_json:
-        click.echo(json.dumps({"groups": stats_json(frame, keys, budget_list),
+        click.echo(json.dumps({"groups": stats_json(frame, keys, budget_list)
+                               if not frame.empty else [],
+                               "honest": honest_summary(everything) if not honest.empty else [],
                                "planned": planned[0] if planned else None,
                                "missing": planned[1] if planned else None}, indent=1))
     elif as_csv:
         click.echo(stats_flat(frame, keys, budget_list).to_csv(index=False), nl=False)
     else:
-        click.echo(render(frame, keys, budget_list))
+        parts = [render(frame, keys, budget_list)] if not frame.empty or honest.empty else []
+        if not honest.empty:
+            parts.append(honest_render(everything))
+        click.echo("\n\n".join(parts))
     if note and not as_json:
         click.echo(note, err=as_csv)
     if plot:
@@ -95,7 +107,7 @@ def hints(results, out, suggest_nodes):
         frame.to_csv(sys.stdout, index=False)
         return
     write_atomic(out, lambda handle: frame.to_csv(handle, index=False), text=True)
-    click.echo(f"{len(frame)} hints ({int(frame['proven'].sum())} proven) -> {out}")
+    click.echo(f"{plural(len(frame), 'hint')} ({int(frame['proven'].sum())} proven) -> {out}")
 
 
 COMMANDS = [stats, hints]

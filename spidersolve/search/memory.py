@@ -12,7 +12,7 @@ therefore budgeted at ``BYTES_PER_NODE`` = 1.5 KB, plus ``BASE_BYTES`` for
 the process itself (numpy, numba and the kernels: 190 MB measured).
 
 >>> needed_bytes(1_000_000) // 10**6
-1736
+1745
 >>> parse_size("4G")
 4294967296
 """
@@ -73,11 +73,14 @@ def size_text(n: int) -> str:
 
 
 def check_memory(nodes: int, cap: int | None = None, processes: int = 1,
-                 option: str = "--nodes", memory_option: bool = True) -> None:
+                 option: str = "--nodes", memory_option: bool = True,
+                 threads: bool = False) -> None:
     """Refuse a node limit whose searches may need more than ``cap`` bytes.
 
     ``cap`` defaults to the memory available now; with neither, nothing is
     checked. The error is one line that says the estimate and what to do.
+    ``threads``: the ``processes`` searches run side by side on threads of
+    one process (the honest advisor), not as ``--workers``.
     """
     limit = cap if cap is not None else available_bytes()
     if limit is None:
@@ -85,12 +88,13 @@ def check_memory(nodes: int, cap: int | None = None, processes: int = 1,
     need = needed_bytes(nodes, processes)
     if need <= limit:
         return
-    who = f" with {processes} worker processes" if processes > 1 else ""
+    who = ("" if processes == 1 else f" with {processes} searches side by side" if threads
+           else f" with {processes} worker processes")
     where = ("the --memory cap of " + size_text(limit) if cap is not None
              else size_text(limit) + " of memory available")
     raise SpiderError(f"{option} {nodes}{who} may need {size_text(need)} "
                       f"({NODE_COST_TEXT}), more than {where}: lower {option}"
-                      + (" or --workers" if processes > 1 else "")
+                      + (" or --workers" if processes > 1 and not threads else "")
                       + ("" if not memory_option else
                          " or raise --memory" if cap is not None else " or set --memory"))
 

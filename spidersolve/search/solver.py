@@ -90,6 +90,7 @@ class _Search:
         self.verdict = {K.WON: "won", K.LOST: "lost", K.UNKNOWN: "unknown"}[int(self.result[0])]
         self.nodes = int(self.result[1])
         self.positions = int(self.result[6])  # distinct positions generated
+        self.best_value = int(self.result[5])  # the best value of heuristic row 0 generated
 
     def _codes_to(self, node: int) -> list[int]:
         """Action codes from the root to expanded node ``node``, last first."""
@@ -104,13 +105,18 @@ class _Search:
         codes = [int(self.result[3])] + self._codes_to(int(self.result[2]))
         return tuple(action_from_code(c) for c in reversed(codes))
 
-    def best_first_action(self) -> Action | None:
-        """The first action towards the best-valued position the search generated."""
+    def best_line(self) -> tuple[Action, ...]:
+        """The actions to the best-valued position the search generated (may be empty)."""
         entry = int(self.result[4])
         if entry <= 0:
-            return None
+            return ()
         codes = [int(self.ent_action[entry])] + self._codes_to(int(self.ent_parent[entry]))
-        return action_from_code(codes[-1])
+        return tuple(action_from_code(c) for c in reversed(codes))
+
+    def best_first_action(self) -> Action | None:
+        """The first action towards the best-valued position the search generated."""
+        line = self.best_line()
+        return line[0] if line else None
 
 
 def solve(source, nodes: int = DEFAULT_NODES, after: str = "", weights=None,

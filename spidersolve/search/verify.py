@@ -19,3 +19,15 @@ def verify_win(game: Game, line) -> Game:
         raise ReplayFailed(f"the search's line ends with {len(final.position.removed)} runs "
                            "removed, not a win")
     return final
+
+
+def verify_line(game: Game, line, won: bool) -> Game:
+    """Replay a played game's ``line`` from ``game``; it must end won exactly when ``won``."""
+    try:
+        final = replay(game.position, line, game)
+    except ValueError as err:
+        raise ReplayFailed(f"the game's line is illegal under the reference rules: {err}") from err
+    if final.won != won:
+        raise ReplayFailed(f"the game's line ends with {len(final.position.removed)} runs "
+                           f"removed, but the game was reported {'won' if won else 'lost'}")
+    return final

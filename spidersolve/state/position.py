@@ -103,7 +103,7 @@ class Position:
                 if key == "removed":
                     removed = [_parse_suit(tok) for tok in tokens]
                 elif key == "stock":
-                    stock = [parse_card(tok) for tok in tokens]
+                    stock = [parse_card(tok, allow_unknown=True) for tok in tokens]
                 elif re.fullmatch(r"[0-9]{1,2}", key) and 1 <= int(key) <= N_COLS:
                     columns[int(key) - 1] = _parse_column(tokens)
                 else:
@@ -154,14 +154,13 @@ class Position:
             raise PositionError(f"stock: {len(self.stock)} cards is not a multiple of 10")
         if len(self.stock) > 50:
             raise PositionError(f"stock: {len(self.stock)} cards is more than 5 deals")
-        if UNKNOWN in self.stock:
-            raise PositionError("stock: '??' may stand only among face-down cards")
         for c in range(N_COLS):
             if self.down[c] and not self.up[c]:
                 raise PositionError(f"column {c + 1}: face-down cards are not covered by a "
                                     "face-up card")
             if UNKNOWN in self.up[c]:
-                raise PositionError(f"column {c + 1}: '??' may stand only among face-down cards")
+                raise PositionError(f"column {c + 1}: '??' may stand only among face-down "
+                                    "cards and in the stock")
             if len(self.up[c]) >= 13 and is_complete_run(self.up[c][-13:]):
                 raise PositionError(f"column {c + 1}: ends in a complete run K..A of "
                                     f"{SUIT_NAMES[card_suit(self.up[c][-1])]}, which would "
@@ -195,7 +194,8 @@ class Position:
     # -- queries -----------------------------------------------------------
     @property
     def has_unknown(self) -> bool:
-        return any(UNKNOWN in col for col in self.down)
+        """True when a face-down or stock card is not known (``??``, SPEC 11)."""
+        return UNKNOWN in self.stock or any(UNKNOWN in col for col in self.down)
 
     @property
     def relaxed(self) -> bool:
@@ -264,7 +264,7 @@ def _parse_column(tokens):
     up = []
     for tok in tokens[bar + 1:]:
         if tok == "??":
-            raise PositionError("'??' may stand only among face-down cards")
+            raise PositionError("'??' may stand only among face-down cards and in the stock")
         up.append(parse_card(tok))
     return down, up
 

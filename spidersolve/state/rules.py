@@ -25,6 +25,19 @@ class IllegalAction(SpiderError):
     """An action that the rules refuse; the message gives the rule."""
 
 
+class HiddenCard(IllegalAction):
+    """A legal action that would turn up, or deal, a card that is not known (``??``).
+
+    ``col`` is the column (0..9) whose unknown face-down card would turn up,
+    or None when a deal would take unknown stock cards. Name the card first
+    (``state.visible.name_down`` / ``name_deal``), then play the action again.
+    """
+
+    def __init__(self, message: str, col: int | None):
+        super().__init__(message)
+        self.col = col
+
+
 class Action(NamedTuple):
     """A move of ``n_cards`` from column ``src`` to ``dst`` (0..9), or a deal.
 
@@ -68,12 +81,10 @@ class Action(NamedTuple):
         return self.text()
 
     def words(self, pos: Position) -> str:
-        """The action in words, given the position it is played from."""
-        if self.is_deal:
-            return "deal a new row"
-        cards = pos.up[self.src][-self.n_cards:] if self.n_cards <= len(pos.up[self.src]) else ()
-        names = " ".join(card_text(c) for c in cards) or f"{self.n_cards} cards"
-        return f"move {names} from column {self.src + 1} to column {self.dst + 1}"
+        """The action in words, given the position it is played from (see ``words.py``)."""
+        from .words import action_sentence  # words.py plays the action with these rules
+
+        return action_sentence(pos, self)
 
 
 DEAL = Action(-1, -1, 0)
@@ -185,6 +196,10 @@ def apply(pos: Position, action: Action) -> tuple[Position, list[int]]:
     up = [list(c) for c in pos.up]
     stock = list(pos.stock)
     if action.is_deal:
+        unknown = stock[:N_COLS].count(UNKNOWN)
+        if unknown:
+            raise HiddenCard(f"the deal would deal {unknown} unknown stock card"
+                             f"{'s' if unknown != 1 else ''}: name the ten cards first", None)
         for c in range(N_COLS):
             up[c].append(stock.pop(0))
     else:
@@ -210,8 +225,8 @@ def settle(down, up) -> list[int]:
                 changed = True
             if not up[c] and down[c]:
                 if down[c][-1] == UNKNOWN:
-                    raise IllegalAction(f"it would turn up an unknown card in column {c + 1}: "
-                                        "name the card first")
+                    raise HiddenCard(f"it would turn up an unknown card in column {c + 1}: "
+                                     "name the card first", c)
                 up[c].append(down[c].pop())
                 changed = True
     return removed

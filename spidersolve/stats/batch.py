@@ -1,8 +1,9 @@
 """Batch runs: solve a range of deals under several settings, one row per deal.
 
-The plan is a sorted list of tasks (source, suits, rules, deal, node limit).
-Tasks already in the result store are skipped, the rest are cut into chunks
-and sent to a backend; each finished chunk is written as its own part file
+The plan is a sorted list of tasks (player, samples, seed, source, suits,
+rules, node limit, deal). Tasks already in the result store are skipped, the
+rest are cut into chunks and sent to a backend; each finished chunk is
+written as its own part file
 (see :mod:`spidersolve.stats.store`), so a run can be killed and started
 again at any moment and every deal ends up in the results exactly once.
 
@@ -35,7 +36,7 @@ from typing import Callable, Iterable, Iterator
 from .. import __version__
 from ..errors import SpiderError
 from ..state.codes import MAX_DEAL, RULES, GameCode, PysolDeal
-from .store import ResultStore
+from .store import PLAYERS, ResultStore
 
 SOURCES = ("code", "pysol")
 MAX_PYSOL = 10**20 - 1
@@ -133,8 +134,11 @@ def settings(source: str, suits: Iterable[int], rules: Iterable[str]) -> list[Se
 
 @dataclass(frozen=True, order=True)
 class Task:
-    """One deal to solve. Sorts in the order of the results table."""
+    """One deal to solve (or to play, for the honest player). Sorts as the results table."""
 
+    player: str
+    samples: int
+    seed: int
     source: str
     suits: int
     rules: str
@@ -148,8 +152,8 @@ class Task:
         return GameCode(self.suits, self.rules, self.deal).text()
 
     @property
-    def key(self) -> tuple[str, str, int]:
-        return (self.source, self.code, self.node_limit)
+    def key(self) -> tuple:
+        return (self.source, self.code, self.node_limit, self.player, self.samples, self.seed)
 
     def position(self):
         if self.source == "pysol":
@@ -158,12 +162,26 @@ class Task:
 
 
 def plan(source: str, suits: Iterable[int], rules: Iterable[str], deals: Iterable[int],
-         nodes: int) -> list[Task]:
-    """Every task of a run, sorted, after checking the deal numbers and the limit."""
+         nodes: int | None, player: str = "solver", samples: int = 0,
+         seed: int = 0) -> list[Task]:
+    """Every task of a run, sorted, after checking the deal numbers and the limit.
+
+    ``player`` ``honest`` plays each deal with the honest player (SPEC 11):
+    ``nodes`` is then its budget per sample search (None: by the number of
+    suits), with ``samples`` per decision and ``seed``.
+    """
+    if player not in PLAYERS:
+        raise SpiderError(f"--player: '{player}' is not a player (solver or honest)")
+    if player == "solver":
+        samples = seed = 0
+        if nodes is None:
+            raise SpiderError("--nodes: a node limit is needed")
+    elif not 1 <= samples <= 10_000:
+        raise SpiderError(f"--samples: 1 .. 10000, not {samples}")
     deals = sorted(set(deals))
     if not deals:
         raise SpiderError("--deals: no deals given")
-    if nodes < 1:
+    if nodes is not None and nodes < 1:
         raise SpiderError(f"--nodes: the node limit must be at least 1, not {nodes}")
     low, high = (1, MAX_PYSOL) if source == "pysol" else (0, MAX_DEAL)
     for deal in (deals[0], deals[-1]):
@@ -181,7 +199,13 @@ def plan(source: str, suits: Iterable[int], rules: Iterable[str], deals: Iterabl
                           f"{len(deals) * len(chosen):,} tasks, more than one run plans (at "
                           f"most {MAX_TASKS:,}); split the range into several runs into the "
                           "same --out")
-    return sorted(Task(s.source, s.suits, s.rules, nodes, d)
+    if player == "honest":
+        from ..search.honest import HONEST_NODES
+
+        return sorted(Task(player, samples, seed, s.source, s.suits, s.rules,
+                           nodes or HONEST_NODES[s.suits], d)
+                      for s in chosen for d in deals)
+    return sorted(Task(player, 0, 0, s.source, s.suits, s.rules, nodes, d)
                   for s in chosen for d in deals)
 
 
@@ -197,7 +221,9 @@ def utc_now() -> str:
 
 
 def solve_task(task: Task, solver: Callable | None = None) -> dict:
-    """Solve one deal and return its result row."""
+    """Solve one deal (or play it, for the honest player) and return its result row."""
+    if task.player == "honest":
+        return play_task(task)
     solve = solver or _default_solver()
     result = solve(task.position(), nodes=task.node_limit)
     won = result.verdict == "won"
@@ -218,6 +244,31 @@ def solve_task(task: Task, solver: Callable | None = None) -> dict:
         "line": result.line_text,
         "version": __version__,
         "time": utc_now(),
+        "player": "solver", "samples": 0, "seed": 0,
+    }
+
+
+def play_task(task: Task) -> dict:
+    """Play one deal with the honest player; its row (``verdict`` is the game's result).
+
+    The line played is replayed with the reference rules before it is kept.
+    """
+    from ..search.honest_game import play_honest
+    from ..search.verify import verify_line
+    from ..state import Game
+
+    position = task.position()
+    result = play_honest(position, samples=task.samples, seed=task.seed,
+                         nodes=task.node_limit)
+    verify_line(Game.start(position), result.line, result.result == "won")
+    return {
+        "source": task.source, "code": task.code, "suits": task.suits, "rules": task.rules,
+        "deal": task.deal, "node_limit": task.node_limit, "verdict": result.result,
+        "nodes": int(result.nodes), "seconds": float(result.seconds),
+        "moves": int(result.moves), "score": int(result.score),
+        "first_action": result.line[0].text() if result.line else None,
+        "line": result.line_text, "version": __version__, "time": utc_now(),
+        "player": "honest", "samples": task.samples, "seed": task.seed,
     }
 
 
@@ -494,25 +545,44 @@ def _not_done(store: ResultStore, tasks: list[Task]) -> list[Task]:
     """The tasks whose key is not in the store yet."""
     if not store.exists():
         return list(tasks)
-    existing = store.load()
-    done = set(zip(existing["source"], existing["code"], existing["node_limit"].astype(int)))
-    return [t for t in tasks if t.key not in done]
+    return [t for t in tasks if t.key not in _keys(store.load())]
+
+
+def _keys(frame) -> set:
+    """The key of every row (``store.KEY``, as ``Task.key`` gives it)."""
+    return set(zip(frame["source"], frame["code"], frame["node_limit"].astype(int),
+                   frame["player"], frame["samples"].astype(int), frame["seed"].astype(int)))
 
 
 def planned_keys(runs: list[dict]) -> set | None:
-    """The keys (source, code, node limit) the runs set out to solve, from their metadata.
+    """The keys (``store.KEY``) the runs set out to solve or play, from their metadata.
 
     None when some run's settings do not say (files not written by ``batch``).
+    Runs from before the honest player were the solver's.
     """
     keys = set()
     for run in runs:
         meta = run.get("settings") or {}
         try:
-            source, limit = meta["source"], int(meta["node_limit"])
+            source = meta["source"]
+            player = meta.get("player") or "solver"
+            if player == "honest":
+                from ..search.honest import HONEST_NODES
+
+                samples, seed = int(meta["samples"]), int(meta["seed"])
+                given = meta["node_limit"]
+                limits = {s: int(given) if given is not None else HONEST_NODES[s]
+                          for s in (1, 2, 4)}
+            elif player == "solver":
+                samples = seed = 0
+                limits = dict.fromkeys((1, 2, 4), int(meta["node_limit"]))
+            else:
+                return None
             deals = parse_deals(meta["deals"])
             chosen = [Setting(source, int(text.split()[0]), text.split()[1])
                       for text in meta["settings"]]
-            tasks = [Task(s.source, s.suits, s.rules, limit, d) for s in chosen for d in deals]
+            tasks = [Task(player, samples, seed, s.source, s.suits, s.rules, limits[s.suits], d)
+                     for s in chosen for d in deals]
             keys.update(t.key for t in tasks)
         except (KeyError, ValueError, TypeError, IndexError, AttributeError):
             return None
@@ -524,8 +594,7 @@ def missing_count(frame, runs: list[dict]) -> tuple[int, int] | None:
     keys = planned_keys(runs)
     if not keys:
         return None
-    have = set(zip(frame["source"], frame["code"], frame["node_limit"].astype(int)))
-    return len(keys), len(keys - have)
+    return len(keys), len(keys - _keys(frame))
 
 
 def report_dict(report: BatchReport) -> dict:

@@ -19,13 +19,20 @@ reader lists the directory makes the reader list it again.
 Nothing read is trusted blindly: every file carries a SHA-256 of its rows
 and run metadata (``sha256`` in its metadata; Parquet page checksums too),
 checked on read, and every row is checked for what is cheap to check (known
-verdicts, suits and rules, the code of its deal, nodes within the limit, a
-won row's moves, score and first action against its line, no line for a
-deal not won). A damaged file is an error naming the file and the damage.
+verdicts, suits, rules and players, the code of its deal, nodes within the
+limit, a won row's moves, score and first action against its line, no line
+for a deal the solver did not win; an honest game's row is won or lost and
+has its line played, moves and score either way). A damaged file is an error
+naming the file and the damage.
 
-The key of a row is ``(source, code, node_limit)``: one verdict per deal and
-budget. Every file carries the settings and versions of the runs that wrote
-it as JSON under the ``spidersolve`` key of the Parquet schema metadata.
+The key of a row is ``(source, code, node_limit, player, samples, seed)``:
+one verdict per deal and budget for the solver (``player`` ``solver``,
+``samples`` and ``seed`` 0), one game per deal and options for the honest
+player (``player`` ``honest``, ``node_limit`` its nodes per sample search).
+Files written before the ``player`` column are read as solver rows (their
+checksum covers the columns they were written with). Every file carries the
+settings and versions of the runs that wrote it as JSON under the
+``spidersolve`` key of the Parquet schema metadata.
 
 >>> store = ResultStore("results/")          # doctest: +SKIP
 >>> store.load()                             # doctest: +SKIP
@@ -49,9 +56,12 @@ from ..errors import SpiderError
 from ..files import temp_prefix
 from ..files import write_atomic as write_file_atomic
 
-KEY = ["source", "code", "node_limit"]
+KEY = ["source", "code", "node_limit", "player", "samples", "seed"]
 # The deterministic row order: settings first, then the deal number.
-ORDER = ["source", "suits", "rules", "node_limit", "deal"]
+ORDER = ["player", "samples", "seed", "source", "suits", "rules", "node_limit", "deal"]
+PLAYERS = ("solver", "honest")
+# Columns added after the first files were written, and their value in those files.
+ADDED = {"player": ("solver", pa.string()), "samples": (0, pa.int64()), "seed": (0, pa.int64())}
 RESULTS_NAME = "results.parquet"
 LOCK_NAME = ".spidersolve.lock"
 META_KEY = b"spidersolve"
@@ -69,20 +79,32 @@ _FIELDS = [
     ("suits", pa.int64(), "number of suits: 1, 2 or 4"),
     ("rules", _TEXT, "rule variant: classic or relaxed (1 suit is always classic)"),
     ("deal", pa.int64(), "deal number (SP1, 0 .. 2^35 - 1) or PySolFC game number"),
-    ("node_limit", pa.int64(), "node limit of the search (positions expanded)"),
+    ("node_limit", pa.int64(), "node limit of the search (positions expanded); honest player: "
+                               "the limit of each sample search"),
     ("verdict", _TEXT, "won (a winning line found and replayed), lost (the search was "
-                       "exhaustive) or unknown (the node limit was reached first)"),
-    ("nodes", pa.int64(), "nodes the search used (positions expanded)"),
-    ("seconds", pa.float64(), "wall-clock time of the whole solve, in seconds"),
+                       "exhaustive) or unknown (the node limit was reached first); honest "
+                       "player: the game's result, won or lost"),
+    ("nodes", pa.int64(), "nodes the search used (positions expanded); honest player: the "
+                          "nodes of all its searches in the game"),
+    ("seconds", pa.float64(), "wall-clock time of the whole solve (honest player: the whole "
+                              "game), in seconds"),
     ("moves", pa.int64(), "length of the winning line in actions, deals included (won only; "
-                          "null otherwise)"),
-    ("score", pa.int64(), "final score of the winning line (won only; null otherwise)"),
+                          "null otherwise); honest player: the length of the line played"),
+    ("score", pa.int64(), "final score of the winning line (won only; null otherwise); "
+                          "honest player: the game's final score"),
     ("first_action", pa.string(), "first action of the winning line, in notation like 7>3x2 "
-                                  "(won only; null otherwise)"),
+                                  "(won only; null otherwise); honest player: of the line "
+                                  "played (null if it is empty)"),
     ("line", pa.string(), "the winning line: actions separated by single spaces (won only; "
-                          "null otherwise)"),
+                          "null otherwise); honest player: the line played, won or lost"),
     ("version", _TEXT, "spidersolve version that solved the deal"),
     ("time", pa.timestamp("s", tz="UTC"), "when the deal was finished (UTC, to the second)"),
+    ("player", _TEXT, "who played: solver (the full-knowledge search) or honest (the player "
+                      "who sees only what a player sees, SPEC section 11); solver in files "
+                      "written before this column"),
+    ("samples", pa.int64(), "honest player: samples of the hidden cards per decision (0 for "
+                            "the solver)"),
+    ("seed", pa.int64(), "honest player: the seed of the samples (0 for the solver)"),
 ]
 SCHEMA = pa.schema([pa.field(name, kind, metadata={"description": text})
                     for name, kind, text in _FIELDS])
@@ -101,11 +123,11 @@ class _Vanished(Exception):
     """A listed part file was deleted (compacted) before it could be read."""
 
 
-def content_hash(table: pa.Table, meta: dict) -> str:
-    """SHA-256 of the rows (every column, in order) and the run metadata ``meta``."""
+def content_hash(table: pa.Table, meta: dict, columns: list[str] = COLUMNS) -> str:
+    """SHA-256 of the rows (every column of ``columns``, in order) and the run metadata."""
     digest = hashlib.sha256()
     digest.update(json.dumps(meta, sort_keys=True).encode())
-    for name in COLUMNS:
+    for name in columns:
         values = table.column(name).to_pylist()
         digest.update(json.dumps([name, values], default=str, separators=(",", ":")).encode())
     return digest.hexdigest()
@@ -139,7 +161,12 @@ def frame_table(frame: pd.DataFrame) -> pa.Table:
 
 def rows_table(rows: list[dict], meta: dict) -> pa.Table:
     """An Arrow table of result rows with ``meta`` (and its checksum) in its metadata."""
-    frame = pd.DataFrame.from_records(rows, columns=COLUMNS) if rows else empty_frame()
+    if not rows:
+        return with_meta(frame_table(empty_frame()), meta)
+    # a row without the columns added later is the solver's, as in the files before them
+    rows = [dict({name: value for name, (value, _kind) in ADDED.items()}, **row)
+            for row in rows]
+    frame = pd.DataFrame.from_records(rows, columns=COLUMNS)
     return with_meta(frame_table(frame), meta)
 
 
@@ -175,7 +202,7 @@ def _to_pandas(table: pa.Table) -> pd.DataFrame:
     mapping = {pa.int64(): pd.Int64Dtype(), pa.string(): pd.StringDtype()}
     frame = table.to_pandas(types_mapper=mapping.get, ignore_metadata=True)
     for column in ("source", "code", "rules", "verdict", "first_action", "line", "version",
-                   "time"):
+                   "time", "player"):
         frame[column] = frame[column].astype(object).where(frame[column].notna(), None)
     return frame
 
@@ -197,11 +224,15 @@ def read_file(path: Path) -> tuple[pd.DataFrame, dict]:
             raise _Vanished(path) from None
         raise ResultsError(f"cannot read results file '{path}': {_one_line(err)}") from None
     try:
+        had = table.schema.names
+        for name, (value, kind) in ADDED.items():  # a file from before the column
+            if name not in had:
+                table = table.append_column(name, pa.array([value] * table.num_rows, kind))
         missing = [c for c in COLUMNS if c not in table.schema.names]
         if missing:
             raise ResultsError(f" has no column {missing[0]}: it is not a spidersolve "
                                "results file")
-        frame, meta = _checked(table)
+        frame, meta = _checked(table, [c for c in COLUMNS if c in had])
     except ResultsError as err:
         raise ResultsError(f"results file '{path}'{err}") from None
     except Exception as err:  # bytes that decode to nothing valid: text, JSON, types
@@ -210,9 +241,11 @@ def read_file(path: Path) -> tuple[pd.DataFrame, dict]:
     return frame, meta
 
 
-def _checked(table: pa.Table) -> tuple[pd.DataFrame, dict]:
+def _checked(table: pa.Table, hashed: list[str] = COLUMNS) -> tuple[pd.DataFrame, dict]:
     """The rows and metadata of a file's table, once its checksum and rows are checked.
 
+    ``hashed``: the columns the file's checksum covers (those it was written
+    with: a file from before a column of ``ADDED`` has a checksum without it).
     A ResultsError here carries the rest of the message after the file's name.
     """
     raw = (table.schema.metadata or {}).get(META_KEY)
@@ -221,7 +254,7 @@ def _checked(table: pa.Table) -> tuple[pd.DataFrame, dict]:
         raise ValueError("its metadata is not a JSON object")
     table = table.select(COLUMNS).cast(SCHEMA)
     stored = meta.pop("sha256", None)
-    if stored is not None and stored != content_hash(table, meta):
+    if stored is not None and stored != content_hash(table, meta, hashed):
         raise ResultsError(" is damaged: its rows or metadata do not match the checksum "
                            "(sha256) written with them; the same batch command with --repair "
                            "sets it aside and solves its deals again")
@@ -244,7 +277,13 @@ def _expected_code(source: str, suits: int, rules: str, deal: int) -> str | None
 
 
 REQUIRED = ["source", "code", "suits", "rules", "deal", "node_limit", "verdict", "nodes",
-            "seconds", "version", "time"]
+            "seconds", "version", "time", "player", "samples", "seed"]
+OPTIONAL = ["moves", "score", "first_action", "line"]
+HONEST_VERDICTS = ("won", "lost")  # an honest row's verdict is the game's result
+MAX_SAMPLES = 10_000
+# the score a lost game of fewer than NO_CLAMP_MOVES actions can have: 500 - moves
+# plus 100 for each of the 0..7 runs it removed
+_LOST_GAINS = set(range(0, 701, 100))
 _BASE32 = np.array(list("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"), dtype=object)
 
 
@@ -265,34 +304,54 @@ def row_problem(frame: pd.DataFrame) -> str | None:
     """What is wrong with the first bad row of ``frame``, or None (cheap checks only).
 
     The checks run on whole columns; the first row that fails one is then
-    checked alone (``_row_problem``) for the message.
+    checked alone (``_row_problem``) for the message. A solver row has a
+    line, moves, score and first action when it is won and none of them
+    otherwise; an honest row (``player`` honest) is won or lost, and has the
+    line it played (perhaps empty), its moves and the game's score either way.
     """
     if frame.empty:
         return None
     bad = frame[REQUIRED].isna().any(axis=1)
     full = frame[~bad]
     if len(full):
+        honest = full["player"] == "honest"
+        solver = ~honest
         won = full["verdict"] == "won"
-        line = full["line"].where(won, "").fillna("")
-        n_actions = line.str.count(" ") + 1  # a line is actions separated by single spaces
+        line = full["line"].where(won | honest, "").fillna("")
+        n_actions = (line.str.count(" ") + 1).where(line != "", 0)  # single spaces between
         first = line.str.partition(" ")[0]
         moves = full["moves"].astype("Float64")
         score = full["score"].astype("Float64")
         lowest = 1300 - moves
         wrong = ~full["verdict"].isin(VERDICTS) | ~full["source"].isin(SOURCES)
         wrong |= ~full["suits"].isin([1, 2, 4]) | ~full["rules"].isin(["classic", "relaxed"])
+        wrong |= ~full["player"].isin(PLAYERS)
         wrong |= (full["deal"] < 0) | ((full["source"] == "code") & (full["deal"] >= 1 << 35))
         wrong |= full["code"] != _codes(full)
         wrong |= (full["node_limit"] < 1) | (full["nodes"] < 0)
-        wrong |= full["nodes"] > full["node_limit"]
-        optional = full[["moves", "score", "first_action", "line"]].notna()
-        wrong |= ~won & optional.any(axis=1)
-        wrong |= won & ~optional.all(axis=1)
-        in_won = won & optional.all(axis=1)
-        wrong |= in_won & (moves != n_actions).fillna(True)
-        wrong |= in_won & (full["first_action"] != first)
+        # an honest game's nodes add up all its searches, each within the limit
+        wrong |= solver & (full["nodes"] > full["node_limit"])
+        wrong |= solver & ((full["samples"] != 0) | (full["seed"] != 0))
+        wrong |= honest & ~full["verdict"].isin(HONEST_VERDICTS)
+        wrong |= honest & ((full["samples"] < 1) | (full["samples"] > MAX_SAMPLES)
+                           | (full["seed"] < 0))
+        optional = full[OPTIONAL].notna()
+        played = full[["moves", "score", "line"]].notna().all(axis=1)
+        wrong |= solver & ~won & optional.any(axis=1)
+        wrong |= solver & won & ~optional.all(axis=1)
+        wrong |= honest & ~played
+        checked = (solver & won & optional.all(axis=1)) | (honest & played)
+        wrong |= checked & (moves != n_actions).fillna(True)
+        first_action = full["first_action"]
+        first_ok = ((line != "") & (first_action == first)) | ((line == "")
+                                                              & first_action.isna())
+        wrong |= checked & ~first_ok
         exact = moves < NO_CLAMP_MOVES
-        wrong |= in_won & ((exact & (score != lowest)) | (~exact & (score < lowest.clip(0))))
+        wrong |= checked & won & ((exact & (score != lowest))
+                                  | (~exact & (score < lowest.clip(0))))
+        gain = score - (500 - moves)
+        wrong |= checked & ~won & ((exact & ~(gain.isin(_LOST_GAINS)).fillna(False))
+                                   | (~exact & (score < 0)))
         bad = bad | wrong.reindex(frame.index, fill_value=False).astype(bool)
     if not bad.any():
         return None
@@ -308,6 +367,7 @@ def _row_problem(row: dict) -> str | None:
         if pd.isna(row[column]):
             return f"no value in column {column}"
     verdict, source, suits, rules = row["verdict"], row["source"], row["suits"], row["rules"]
+    player = row["player"]
     if verdict not in VERDICTS:
         return f"verdict '{verdict}' is not won, lost or unknown"
     if source not in SOURCES:
@@ -316,26 +376,45 @@ def _row_problem(row: dict) -> str | None:
         return f"suits {suits} is not 1, 2 or 4"
     if rules not in ("classic", "relaxed"):
         return f"rules '{rules}' is not classic or relaxed"
+    if player not in PLAYERS:
+        return f"player '{player}' is not solver or honest"
     if row["code"] != _expected_code(source, suits, rules, row["deal"]):
         return f"the code is not the one of {source} deal {row['deal']} ({suits} suits, {rules})"
-    if row["node_limit"] < 1 or not 0 <= row["nodes"] <= row["node_limit"]:
+    honest = player == "honest"
+    if row["node_limit"] < 1 or row["nodes"] < 0 or (not honest
+                                                     and row["nodes"] > row["node_limit"]):
         return f"nodes {row['nodes']} is not within the limit {row['node_limit']}"
+    if not honest and (row["samples"] != 0 or row["seed"] != 0):
+        return (f"a solver row has samples {row['samples']} and seed {row['seed']} (0 and 0 "
+                "for the solver)")
+    if honest and not (1 <= row["samples"] <= MAX_SAMPLES and row["seed"] >= 0):
+        return (f"an honest row has samples {row['samples']} and seed {row['seed']} (samples "
+                f"1 .. {MAX_SAMPLES}, seed at least 0)")
     line, moves, score = row["line"], row["moves"], row["score"]
-    if verdict != "won":
-        if not all(pd.isna(row[c]) for c in ("moves", "score", "first_action", "line")):
+    if honest:
+        if verdict not in HONEST_VERDICTS:
+            return f"an honest game is won or lost, not {verdict}"
+        if any(pd.isna(row[c]) for c in ("moves", "score", "line")):
+            return "an honest game needs its line, moves and score"
+    elif verdict != "won":
+        if not all(pd.isna(row[c]) for c in OPTIONAL):
             return f"a deal {verdict} has moves, score, first_action or line"
         return None
-    if any(pd.isna(row[c]) for c in ("moves", "score", "first_action", "line")):
+    elif any(pd.isna(row[c]) for c in OPTIONAL):
         return "a won deal needs its line, first_action, moves and score"
-    actions = line.split(" ")
+    actions = line.split(" ") if line else []
     if moves != len(actions):
         return f"moves {moves} but its line has {len(actions)} actions"
-    if row["first_action"] != (actions[0] if actions else None):
-        return f"first_action {row['first_action']} is not its line's first action"
-    lowest = 1300 - moves  # 500 - moves + 8 x 100, if the score never reached 0
+    first = row["first_action"]
+    if (None if pd.isna(first) else first) != (actions[0] if actions else None):
+        return f"first_action {first} is not its line's first action"
     exact = moves < NO_CLAMP_MOVES
-    if (exact and score != lowest) or (not exact and score < max(0, lowest)):
-        return f"score {score} does not match its line of {moves} actions"
+    if verdict == "won":
+        lowest = 1300 - moves  # 500 - moves + 8 x 100, if the score never reached 0
+        if (exact and score != lowest) or (not exact and score < max(0, lowest)):
+            return f"score {score} does not match its line of {moves} actions"
+    elif (exact and score - (500 - moves) not in _LOST_GAINS) or (not exact and score < 0):
+        return f"score {score} does not match a lost game of {moves} actions"
     return None
 
 

@@ -1,0 +1,321 @@
+"""Honest advice (SPEC section 11): an action chosen from the visible position alone.
+
+The advisor never sees a hidden card. It draws samples of the hidden cards
+(``state.visible.samples``, seeded by the visible text and the seed), solves
+each sampled position with the full-knowledge search at a small budget, and
+turns what the searches found into candidate *plans*:
+
+- a plan is the start of a sample's line (its winning line, or the line to
+  the best position its search reached) up to and including the first
+  action that turns up a hidden card or deals from the stock. Every action
+  before that one is legal in every sample and reveals nothing, so a plan
+  can be committed to without knowing the hidden cards;
+- plans that reach the same visible position and then play the same
+  revealing action are one candidate (a reveal-free frontier position).
+
+Each candidate is then scored on the *same* samples (playing its plan in
+each sample and solving from there), which guards against strategy fusion:
+a sample's own line knows the hidden cards, but a candidate is judged by
+how often it leaves a win across all the samples, not only in the one that
+proposed it. ``method`` says how the scoring budget is spent:
+
+- ``vote``: no scoring; the candidate proposed by most winning samples;
+- ``compare``: the ``top`` most proposed candidates, each on every sample;
+- ``bandit``: successive halving over the candidates: all on a first
+  share of the samples, the better half on the next share, and so on.
+
+The estimate reported is the chosen candidate's wins over the samples it
+was scored on. It is optimistic: after the plan, each sample is solved
+with full knowledge.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+
+from ..errors import SpiderError
+from ..interrupt import ThreadPool
+from ..state import Action, Game, HiddenCard, Position, apply, legal_actions, line_text
+from ..state.visible import samples as draw_samples
+from ..state.visible import unknown_count, visible_of
+from .solver import MAX_NODES, _Search
+
+METHODS = ("vote", "compare", "bandit")
+HONEST_SAMPLES = 8
+HONEST_NODES = {1: 2_000, 2: 4_000, 4: 10_000}  # per sample search, by the number of suits
+HONEST_TOP = 6  # candidates scored by ``compare`` and ``bandit``
+DEFAULT_SEED = 0
+# A visible position with no hidden card left is solved once, with this budget.
+KNOWN_NODES = 200_000
+
+
+@dataclass(frozen=True)
+class HonestAdvice:
+    """An honest decision and what it cost.
+
+    ``status``: ``honest`` (an action chosen from the visible position),
+    ``won`` (already won) or ``stuck`` (no legal action). ``plan`` is the
+    actions the advisor commits to: up to and including the first action
+    that turns up a hidden card or deals (``action`` is its first).
+    ``wins`` of ``scored`` samples were won after the plan; ``samples``
+    were drawn and ``nodes`` expanded in all.
+    """
+
+    status: str
+    action: Action | None
+    plan: tuple[Action, ...]
+    wins: int
+    scored: int
+    samples: int
+    candidates: int
+    nodes: int
+    seconds: float
+    words: str | None = None
+
+    @property
+    def win_estimate(self) -> float | None:
+        return None if not self.scored else self.wins / self.scored
+
+    def as_dict(self) -> dict:
+        return {"status": self.status,
+                "action": self.action.text() if self.action else None,
+                "words": self.words,
+                "win_estimate": None if self.win_estimate is None else round(self.win_estimate, 4),
+                "wins": self.wins, "scored": self.scored, "samples": self.samples,
+                "candidates": self.candidates, "plan": line_text(self.plan),
+                "nodes": self.nodes, "seconds": round(self.seconds, 4)}
+
+
+def reveal_plan(view: Position, line) -> tuple[Action, ...]:
+    """The start of ``line`` a player can commit to from ``view``.
+
+    The actions up to and including the first that needs a card ``view``
+    does not know (it turns up a ``??`` or deals one); the whole line when
+    none does. The line must be legal in ``view`` up to that action.
+    """
+    plan = []
+    pos = view
+    for action in line:
+        plan.append(action)
+        try:
+            pos = apply(pos, action)[0]
+        except HiddenCard:
+            break
+    return tuple(plan)
+
+
+def frontier_key(view: Position, plan) -> tuple:
+    """Plans with equal keys reach the same visible position, then play the same action."""
+    pos = view
+    for action in plan[:-1]:
+        pos = apply(pos, action)[0]
+    return (pos, plan[-1]) if plan else (pos, None)
+
+
+REVEALS_CARD, DEALS, REVEALS_NOTHING = 0, 1, 2
+USE_VALUE = os.environ.get("SPIDER_HONEST_VALUE", "1") == "1"
+# The value of a sample searched after a plan: a win is better, a loss worse, than any
+# heuristic value the search reaches (its values stay far inside these).
+WON_VALUE, LOST_VALUE = -(1 << 20), 1 << 20
+
+
+def plan_kind(view: Position, plan) -> int:
+    """How a plan ends: it turns up a face-down card, it deals, or it reveals nothing.
+
+    Among candidates that win as often, the advisor prefers them in that
+    order: a face-down card turned up costs nothing but the move, a deal
+    buries every column under a card.
+    """
+    last = plan[-1]
+    try:
+        _after(view, plan)
+    except HiddenCard:
+        return DEALS if last.is_deal else REVEALS_CARD
+    return REVEALS_NOTHING
+
+
+def _solve(position: Position, nodes: int) -> tuple[bool, tuple[Action, ...], int, int]:
+    """A full-knowledge search: won?, the winning (or best) line, nodes expanded, and the
+    best heuristic value it reached (lower is better; ``WON_VALUE`` for a win,
+    ``LOST_VALUE`` when no win exists)."""
+    if len(position.removed) == 8:
+        return True, (), 0, WON_VALUE
+    if not legal_actions(position):
+        return False, (), 0, LOST_VALUE
+    run = _Search(Game.start(position), nodes)
+    if run.verdict == "won":
+        return True, run.winning_line(), run.nodes, WON_VALUE
+    if run.verdict == "lost":
+        return False, (), run.nodes, LOST_VALUE
+    return False, run.best_line(), run.nodes, min(run.best_value, LOST_VALUE - 1)
+
+
+def _after(position: Position, plan) -> Position:
+    for action in plan:
+        position = apply(position, action)[0]
+    return position
+
+
+class _Pool:
+    """Runs searches on the cores (the kernel releases the GIL); results keep their order.
+
+    With one worker the searches run in the calling thread (``run_kernel``
+    stops them on Ctrl-C there); with more, on an ``interrupt.ThreadPool``,
+    whose searches all stop when the main thread is interrupted.
+    """
+
+    def __init__(self, workers: int):
+        self.workers = max(1, workers)
+        self._threads = ThreadPool(self.workers) if self.workers > 1 else None
+
+    def map(self, fn, items):
+        items = list(items)
+        if self._threads is None or len(items) < 2:
+            return [fn(item) for item in items]
+        return self._threads.map(fn, items)
+
+    def close(self):
+        if self._threads is not None:
+            self._threads.close()
+
+
+def default_workers() -> int:
+    return max(1, min(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                      else (os.cpu_count() or 1)))
+
+
+def advise(view: Position, samples: int = HONEST_SAMPLES, seed: int = DEFAULT_SEED,
+           nodes: int | None = None, method: str = "bandit", top: int = HONEST_TOP,
+           workers: int = 1) -> HonestAdvice:
+    """Choose an action from what a player sees.
+
+    ``view`` may hold ``??``; any known face-down or stock card it holds is
+    used, and a full position is first made visible. The result is a
+    function of the visible position, the options and ``seed`` alone, the
+    same for any number of ``workers`` (threads that run the searches).
+
+    >>> from spidersolve.state import GameCode
+    >>> advise(GameCode.parse("SP1-S1C-AAAAAAD").position(), samples=2).status
+    'honest'
+    """
+    if method not in METHODS:
+        raise SpiderError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
+    if not 1 <= samples <= 10_000:
+        raise SpiderError(f"samples must be 1 .. 10000, not {samples}")
+    started = time.perf_counter()
+    if not view.has_unknown:
+        view = visible_of(view)
+    if nodes is None:
+        nodes = HONEST_NODES[view.suits]
+    if not 1 <= nodes <= MAX_NODES:
+        raise SpiderError(f"the node limit must be 1 .. {MAX_NODES}, not {nodes}")
+    if len(view.removed) == 8:
+        return HonestAdvice("won", None, (), 0, 0, 0, 0, 0, time.perf_counter() - started)
+    legal = legal_actions(view)
+    if not legal:
+        return HonestAdvice("stuck", None, (), 0, 0, 0, 0, 0, time.perf_counter() - started)
+    pool = _Pool(workers)
+    try:
+        plan, wins, scored, n_samples, n_candidates, spent = _choose(
+            view, legal, samples, seed, nodes, method, top, pool)
+    finally:
+        pool.close()
+    return HonestAdvice("honest", plan[0], plan, wins, scored, n_samples, n_candidates, spent,
+                        time.perf_counter() - started, plan[0].words(view))
+
+
+@dataclass
+class _Candidate:
+    """A plan and what the samples said of it."""
+
+    plan: tuple[Action, ...]
+    kind: int  # REVEALS_CARD, DEALS or REVEALS_NOTHING
+    votes: int = 0  # samples whose line starts with this plan
+    won_votes: int = 0  # ... and whose line wins
+    known: dict = None  # sample -> its (won, value) after the plan, known from its own search
+    wins: int = 0  # samples won after the plan, among those scored
+    value: int = 0  # the sum of the best values the scoring searches reached (lower: better)
+    scored: int = 0
+
+    def rank(self):
+        """Sort key: most wins per sample scored, then the best mean value, then the kind."""
+        scored = max(1, self.scored)
+        if not USE_VALUE:
+            return (-self.wins / scored, self.kind, -self.won_votes, -self.votes)
+        return (-self.wins / scored, self.value / scored, self.kind, -self.won_votes, -self.votes)
+
+
+def _choose(view, legal, n_samples, seed, nodes, method, top, pool):
+    if unknown_count(view) == 0:  # nothing hidden: the full-knowledge search decides
+        won, line, spent, _value = _solve(view, max(nodes, KNOWN_NODES))
+        plan = line or (legal[0],)
+        return plan, int(won), 1, 0, 1, spent
+    sampled = draw_samples(view, n_samples, seed)
+    proposals = pool.map(lambda pos: _solve(pos, nodes), sampled)
+    spent = sum(p[2] for p in proposals)
+    candidates: dict = {}  # frontier key -> _Candidate, in order of first proposal
+    for i, (won, line, _n, _value) in enumerate(proposals):
+        plan = reveal_plan(view, line) if line else (legal[0],)
+        key = frontier_key(view, plan)
+        cand = candidates.get(key)
+        if cand is None:
+            cand = candidates[key] = _Candidate(plan, plan_kind(view, plan), known={})
+        cand.votes += 1
+        if won:
+            cand.won_votes += 1
+            cand.known[i] = (True, WON_VALUE)  # its own line wins after the plan
+    # Moves that turn up a face-down card at once are candidates too, proposed or not:
+    # full-knowledge lines deal early, as they know what the stock holds.
+    # So is the deal. A plan that reveals nothing (the line to a sample's best position
+    # may not reach a card) is kept only when no plan reveals anything: it could
+    # go round in circles.
+    for action in legal:
+        if not action.is_deal and (len(view.up[action.src]) != action.n_cards
+                                   or not view.down[action.src]):
+            continue
+        key = frontier_key(view, (action,))
+        if key not in candidates:
+            candidates[key] = _Candidate((action,), DEALS if action.is_deal else REVEALS_CARD,
+                                         known={})
+    revealing = [c for c in candidates.values() if c.kind != REVEALS_NOTHING]
+    ranked = sorted(revealing or list(candidates.values()),
+                    key=lambda c: (-c.won_votes, c.kind, -c.votes))
+    if method == "vote" or len(ranked) == 1:
+        best = ranked[0]
+        return best.plan, best.won_votes, n_samples, n_samples, len(ranked), spent
+    alive = ranked[:top]
+
+    def score(cand, indices):
+        todo = [i for i in indices if i not in cand.known]
+        found = pool.map(lambda i: _solve(_after(sampled[i], cand.plan), nodes), todo)
+        results = dict(zip(todo, ((r[0], r[3]) for r in found)))
+        results.update({i: cand.known[i] for i in indices if i in cand.known})
+        cand.wins += sum(1 for won, _v in results.values() if won)
+        cand.value += sum(v for _w, v in results.values())
+        cand.scored += len(indices)
+        return sum(r[2] for r in found)
+
+    if method == "compare":
+        rounds = [list(range(n_samples))]
+    else:  # successive halving: log2(top) rounds over equal shares of the samples
+        # (no more rounds than samples: each round needs a share of at least one)
+        n_rounds = max(1, min((len(alive) - 1).bit_length(), n_samples))
+        share = max(1, n_samples // n_rounds)
+        rounds = [list(range(r * share, n_samples if r == n_rounds - 1 else (r + 1) * share))
+                  for r in range(n_rounds)]
+    for r, indices in enumerate(rounds):
+        for cand in alive:
+            spent += score(cand, indices)
+        alive = sorted(alive, key=_Candidate.rank)
+        if r < len(rounds) - 1:
+            alive = alive[:max(1, (len(alive) + 1) // 2)]
+        if len(alive) == 1:
+            break
+    best = alive[0]
+    return best.plan, best.wins, best.scored, n_samples, len(ranked), spent
+
+
+__all__ = ["HONEST_NODES", "HONEST_SAMPLES", "HonestAdvice", "METHODS", "advise",
+           "reveal_plan"]
