@@ -11,7 +11,7 @@ relies on.  ``UNKNOWN`` (15) stands for a face-down card that is not known
 
 from __future__ import annotations
 
-from .errors import SpiderError
+from .errors import SpiderError, shown
 
 SUITS = "SHDC"
 RANKS = "A23456789TJQK"
@@ -27,6 +27,30 @@ _SYMBOLS = {"\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C",
 
 class CardError(SpiderError):
     """A card's text is not a card."""
+
+
+_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def ascii_upper(text: str) -> str:
+    """``text`` with a-z in upper case and nothing else changed.
+
+    ``str.upper`` maps other letters onto ASCII ones (the long s, ``\u017f``,
+    becomes ``S``); every keyword of the formats is ASCII, so only ASCII
+    letters are folded.
+    """
+    return text.translate(_UPPER)
+
+
+def ascii_lower(text: str) -> str:
+    """``text`` with A-Z in lower case and nothing else changed (see ``ascii_upper``)."""
+    return text.translate(_LOWER)
+
+
+# White space between tokens and around them: ASCII space and tab only (a
+# form feed, \x85 or \u2028 in a line is a character of a token, not a break).
+BLANKS = " \t"
 
 
 def make_card(rank: int, suit: int) -> int:
@@ -55,20 +79,20 @@ def card_words(card: int) -> str:
 
 def parse_card(text: str, allow_unknown: bool = False) -> int:
     """Read a card: ``AS``, ``10h``, ``T\u2665``; ``??`` when allowed."""
-    raw = text.strip()
+    raw = text.strip(BLANKS)
     if raw == "??":
         if allow_unknown:
             return UNKNOWN
         raise CardError("'??' (an unknown card) is not allowed here")
     if len(raw) < 2:
-        raise CardError(f"'{text}' is not a card")
-    rank_text, suit_text = raw[:-1].upper(), _SYMBOLS.get(raw[-1], raw[-1].upper())
+        raise CardError(f"'{shown(text)}' is not a card")
+    rank_text, suit_text = ascii_upper(raw[:-1]), _SYMBOLS.get(raw[-1], ascii_upper(raw[-1]))
     if rank_text == "10":
         rank_text = "T"
     if len(rank_text) != 1 or rank_text not in RANKS:
-        raise CardError(f"'{text}' is not a card: unknown rank '{raw[:-1]}'")
+        raise CardError(f"'{shown(text)}' is not a card: unknown rank '{shown(raw[:-1])}'")
     if suit_text not in SUITS:
-        raise CardError(f"'{text}' is not a card: unknown suit '{raw[-1]}'")
+        raise CardError(f"'{shown(text)}' is not a card: unknown suit '{shown(raw[-1])}'")
     return make_card(RANKS.index(rank_text) + 1, SUITS.index(suit_text))
 
 

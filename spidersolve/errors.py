@@ -7,3 +7,31 @@ class SpiderError(ValueError):
     The message is one line that names what is wrong; the command line
     prints it after ``error:`` and exits with status 2.
     """
+
+
+# Characters shown as they are in messages: printable ASCII and the suit symbols.
+_SHOWN_AS_IS = set("\u2660\u2665\u2666\u2663\u2664\u2661\u2662\u2667")
+
+
+def shown(text: str, limit: int = 80) -> str:
+    """``text`` for a message: other characters escaped, long text cut.
+
+    Every character of a valid input is printable ASCII or a suit symbol, so
+    anything else (a byte-order mark, a zero-width space, a long s that looks
+    like an f, a form feed) is written as its escape, ``\\ufeff``, and never
+    printed invisibly.
+
+    >>> shown("\\ufeffspider")
+    '\\\\ufeffspider'
+    """
+    if len(text) > limit:
+        return shown(text[:limit // 2], limit) + f"... ({len(text):,} characters)"
+    out = []
+    for ch in text:
+        if " " <= ch <= "~" or ch in _SHOWN_AS_IS:
+            out.append(ch)
+        elif ord(ch) < 0x100:
+            out.append(f"\\x{ord(ch):02x}")
+        else:
+            out.append(f"\\u{ord(ch):04x}" if ord(ch) < 0x10000 else f"\\U{ord(ch):08x}")
+    return "".join(out)

@@ -1,40 +1,93 @@
-"""Writing files a person asked for (a solution page, a saved game) atomically."""
+"""Writing files so that a failure never leaves a partial one.
+
+Every file the toolkit writes (Parquet results, CSV hints, PNG/SVG/PDF
+plots, the HTML solution page, a saved game) is written to a temporary file
+in the same folder, flushed and synced, then renamed over its final name
+with ``os.replace``. On any error (a full disk, Ctrl-C, a bug) the temporary
+file is removed and the old file, if any, is left as it was. Temporary files
+are named ``.NAME.RANDOM.tmp``.
+
+``write_atomic`` is the one writer; ``write_text_atomic`` writes a text a
+person asked for and turns an ``OSError`` into a one-line ``SpiderError``.
+
+>>> import tempfile, pathlib
+>>> folder = pathlib.Path(tempfile.mkdtemp())
+>>> write_atomic(folder / "a.txt", lambda f: f.write(b"hello"))
+>>> (folder / "a.txt").read_bytes()
+b'hello'
+"""
 
 from __future__ import annotations
 
 import os
 import tempfile
 from pathlib import Path
+from typing import Callable
 
 from .errors import SpiderError
+
+# read once: os.umask can only be read by setting it, which is not thread-safe
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
+
+def temp_prefix(path: Path) -> str:
+    """How the temporary files for ``path`` start (``.NAME.``)."""
+    return f".{Path(path).name}."
+
+
+def write_atomic(path, write: Callable, text: bool = False) -> None:
+    """Call ``write(handle)`` on a temporary file, then rename it to ``path``.
+
+    ``text``: the handle is a UTF-8 text file (newlines untranslated);
+    otherwise it is binary. The file is created with mode 0644 less the umask.
+    """
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=temp_prefix(path), suffix=".tmp", dir=folder)
+    try:
+        os.fchmod(fd, 0o644 & ~_UMASK)  # mkstemp makes 0600
+        if text:
+            handle = os.fdopen(fd, "w", encoding="utf-8", newline="")
+        else:
+            handle = os.fdopen(fd, "wb")
+        with handle:
+            write(handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    sync_dir(folder)
 
 
 def write_text_atomic(path, text: str) -> Path:
     """Write ``text`` (UTF-8) so that ``path`` is either its old self or whole.
 
-    The text goes to a temporary file in the same folder, is flushed to disk,
-    and is renamed over ``path``. A failure is a ``SpiderError`` naming the
-    file; no temporary file is left behind.
+    Through ``write_atomic``; a failure is a ``SpiderError`` naming the
+    file, and no temporary file is left behind.
     """
     path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        write_atomic(path, lambda handle: handle.write(text), text=True)
     except OSError as err:
         raise SpiderError(f"cannot write '{path}': {err.strerror or err}") from None
-    try:
-        os.fchmod(fd, 0o644)  # mkstemp makes 0600; these files are for the user to open
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException as err:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        if isinstance(err, OSError):
-            raise SpiderError(f"cannot write '{path}': {err.strerror or err}") from None
-        raise
     return path
+
+
+def sync_dir(folder) -> None:
+    """Make a rename in ``folder`` durable; not every platform can open a folder."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -39,8 +39,8 @@ from collections import deque
 from typing import NamedTuple
 
 from .board import PLAIN, Style, plural, table_text
-from .cards import RANKS, SUIT_NAMES, card_rank, card_suit, card_text
-from .errors import SpiderError
+from .cards import RANKS, SUIT_NAMES, ascii_lower, card_rank, card_suit, card_text
+from .errors import SpiderError, shown
 from .show import marked_cards
 from .state import (DEAL, Action, Game, GameCode, IllegalAction, Position, PysolDeal,
                     legal_actions, line_text, parse_line, replay, why_illegal)
@@ -70,7 +70,7 @@ commands (columns are 1..10):
   help      this list
   quit, q   stop; the line played so far is printed"""
 
-_MOVE = re.compile(r"(\d+)\s*>\s*(\d+)(?:\s*[xX]\s*(\d+))?")
+_MOVE = re.compile(r"(\d+)\s*>\s*(\d+)(?:\s*[xX]\s*(\d+))?", re.ASCII)
 SAVED_HEADER = "# spidersolve saved game"
 
 
@@ -144,8 +144,8 @@ class PlaySession:
     # -- commands ----------------------------------------------------------
     def handle(self, command: str) -> str:
         """Run one command and return the text to show (never empty for a command)."""
-        text = command.strip()
-        word = text.lower()
+        text = command.strip(" \t\r\n")
+        word = ascii_lower(text)
         if not text:
             return ""
         if self.finished:
@@ -173,7 +173,7 @@ class PlaySession:
             return self._play(DEAL)
         if word == "save" or word.startswith("save "):
             return self._save(text[4:].strip())
-        if text.isdigit():
+        if text.isascii() and text.isdigit():
             col = int(text)
             if not 1 <= col <= N_COLS:
                 return f"refused: column {col} is not 1..10"
@@ -182,7 +182,7 @@ class PlaySession:
         m = _MOVE.fullmatch(text)
         if m:
             return self._move(m)
-        return f"unknown command '{text}': type help for the commands"
+        return f"unknown command '{shown(text)}': type help for the commands"
 
     def _move(self, m) -> str:
         src, dst = int(m.group(1)), int(m.group(2))

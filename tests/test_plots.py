@@ -17,7 +17,7 @@ PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 @pytest.fixture
 def results(tmp_path):
-    rows = hand_table() + [row(2, "classic", d, "won", 100 * (d + 1), moves=150, score=1100)
+    rows = hand_table() + [row(2, "classic", d, "won", 100 * (d + 1), moves=150)
                            for d in range(4)] + [row(2, "classic", 4, "lost", 800)]
     store = ResultStore(tmp_path / "res")
     store.open_for_writing()
@@ -37,7 +37,8 @@ def test_winrate_figure_has_two_lines_and_a_band_per_group(results):
     assert "18 results" in ax.get_title() and "1,000" in ax.get_title()
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert labels == ["1 suit, classic (N=10)", "2 suits, classic (N=5)",
-                      "4 suits, relaxed (N=3)"]
+                      "4 suits, relaxed (N=3)",
+                      "dashed: 1 - lost/N, the upper bound (same colours)"]
     # The 1-suit lower bound ends at 7/10, its upper bound at 1 - 1/10.
     low, high = ax.get_lines()[:2]
     assert low.get_ydata()[-1] == pytest.approx(0.7)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import click
 
 from ..search import DEFAULT_NODES
-from ..search.solver import MAX_NODES
-from .options import (after_option, announce_compile, echo_json, json_option,
-                      needs_full_knowledge, source_argument, start_game)
+from ..search.memory import NODE_COST_TEXT
+from .options import (NodeCount, after_option, announce_compile, check_search_memory,
+                      echo_json, json_option, memory_option, needs_full_knowledge,
+                      source_argument, start_game)
 from .solve import honest_options
 
 
@@ -18,11 +19,13 @@ from .solve import honest_options
               help="The honest player: it sees only what a player sees, cards turn up as "
                    "they are uncovered, no undo.")
 @honest_options
-@click.option("--nodes", type=click.IntRange(min=1, max=MAX_NODES), default=None,
+@click.option("--nodes", type=NodeCount(), default=None,
               help=f"Node limit: with --honest per sample search (default by suits), "
-                   f"else the solver's (default {DEFAULT_NODES}).")
+                   f"else the solver's (default {DEFAULT_NODES}); 1e6 works; "
+                   f"{NODE_COST_TEXT}.")
+@memory_option
 @json_option
-def autoplay_command(source, after, honest, samples, seed, nodes, as_json):
+def autoplay_command(source, after, honest, samples, seed, nodes, memory, as_json):
     """Play SOURCE to the end and print won or lost, the line, moves, score and seconds.
 
     With --honest the player is shown only the visible position before each
@@ -36,13 +39,21 @@ def autoplay_command(source, after, honest, samples, seed, nodes, as_json):
 
     game, _name = start_game(source, after)
     needs_full_knowledge(game.position, "played to the end")
-    announce_compile()
     if honest:
-        from ..search.honest import default_workers
+        from ..search.honest import HONEST_NODES, KNOWN_NODES, default_workers
 
+        workers = default_workers()
+        # the sample searches run side by side; once no card is hidden, one search of
+        # at least KNOWN_NODES decides
+        check_search_memory(nodes or HONEST_NODES[game.position.suits], memory, workers,
+                            threads=True)
+        check_search_memory(max(nodes or 0, KNOWN_NODES), memory)
+        announce_compile()
         result = play_honest(game.position, samples=samples, seed=seed, nodes=nodes,
-                             workers=default_workers(), game=game)
+                             workers=workers, game=game)
     else:
+        check_search_memory(nodes or DEFAULT_NODES, memory)
+        announce_compile()
         result = play_known(game.position, nodes or DEFAULT_NODES, game=game)
     verify_line(game, result.line, result.result == "won")
     if as_json:

@@ -2,29 +2,43 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
 
 from ..board import plural
 from ..errors import SpiderError
+from ..search.memory import (NODE_COST_TEXT, available_bytes, check_memory, needed_bytes,
+                             size_text, workers_that_fit)
 from ..stats.batch import (make_backend, parse_deals, parse_rules, parse_suits, plan,
                            run_batch, settings)
-from ..search.honest import HONEST_SAMPLES
-from ..search.solver import DEFAULT_NODES, MAX_NODES
-from .options import announce_compile
+from ..search.honest import HONEST_NODES, HONEST_SAMPLES, KNOWN_NODES
+from ..search.solver import DEFAULT_NODES
+from .options import announce_compile, memory_option, node_count
 
 
-def node_count(text: str, option: str = "--nodes") -> int:
-    """``1000000``, ``1_000_000`` or ``1e6``."""
-    token = str(text).strip().replace("_", "").replace(",", "")
-    try:
-        value = float(token) if any(c in token for c in ".eE") else int(token)
-    except ValueError:
-        raise SpiderError(f"{option}: '{text}' is not a node count") from None
-    if not 1 <= value <= MAX_NODES or value != int(value):
-        raise SpiderError(f"{option}: '{text}' is not a whole node count from 1 to {MAX_NODES}")
-    return int(value)
+def worker_count(workers: int | None, limit: int, memory: int | None) -> int:
+    """``--workers``, capped at the cores and at the memory the searches may need.
+
+    A cap is said on stderr; a limit that does not fit even one search is an error.
+    """
+    cores = os.cpu_count() or 1
+    asked = cores if workers is None else workers
+    if asked < 1:
+        raise SpiderError(f"--workers: at least 1 worker, not {asked}")
+    check_memory(limit, memory)  # one search must fit
+    fit = min(asked, cores)
+    if fit < asked:
+        click.echo(f"note: --workers {asked} capped at {fit}, the number of cores", err=True)
+    by_memory = workers_that_fit(limit, fit, memory)
+    if by_memory < fit:
+        cap = memory if memory is not None else available_bytes()
+        what = "the --memory cap" if memory is not None else "available"
+        click.echo(f"note: --workers {fit} capped at {by_memory}: a search of {limit} nodes "
+                   f"may need {size_text(needed_bytes(limit))}, {size_text(cap)} {what}",
+                   err=True)
+    return by_memory
 
 
 @click.command("batch")
@@ -38,8 +52,8 @@ def node_count(text: str, option: str = "--nodes") -> int:
 @click.option("--source", type=click.Choice(["code", "pysol"]), default="code",
               show_default=True, help="SP1 game codes, or PySolFC games (classic rules).")
 @click.option("--nodes", default=None, metavar="N",
-              help="Node limit per deal (positions expanded) [default: 1000000; with "
-                   "--player honest, per sample search, by suits].")
+              help=f"Node limit per deal (positions expanded; 1e6 works; {NODE_COST_TEXT}) "
+                   "[default: 1000000; with --player honest, per sample search, by suits].")
 @click.option("--player", type=click.Choice(["solver", "honest"]), default="solver",
               show_default=True,
               help="solver: prove each deal with full knowledge. honest: play each deal with "
@@ -50,15 +64,22 @@ def node_count(text: str, option: str = "--nodes") -> int:
               help="--player honest: the seed of the samples.")
 @click.option("--out", default="results", show_default=True, type=click.Path(file_okay=False),
               help="Results directory (created; a rerun skips deals already done).")
-@click.option("--workers", type=int, default=None, metavar="N",
-              help="Worker processes [default: the number of CPUs]; 1 solves in this process.")
+@click.option("--workers", type=click.IntRange(min=1, max=10**6), default=None, metavar="N",
+              help="Worker processes [default: the number of CPUs]; 1 solves in this process. "
+                   "Capped at the number of CPUs and at what fits in memory (said on stderr).")
 @click.option("--scheduler", envvar="DASK_SCHEDULER_ADDRESS", default=None, metavar="ADDRESS",
               help="Run on the Dask cluster at ADDRESS (env DASK_SCHEDULER_ADDRESS).")
 @click.option("--chunk", type=int, default=None, metavar="N",
               help="Deals per chunk (one part file each) [default: from deals and workers].")
+@memory_option
+@click.option("--progress/--no-progress", default=None,
+              help="Draw a progress bar on stderr [default: only when stderr is a terminal].")
+@click.option("--repair", is_flag=True,
+              help="First set aside (rename to NAME.damaged) every results file in OUT that "
+                   "fails its checks, then solve the deals it held again.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
 def batch(suits, rules, deals, source, nodes, player, samples, seed, out, workers, scheduler,
-          chunk, quiet):
+          chunk, memory, progress, repair, quiet):
     """Solve every deal of a range under each setting; write one row per deal.
 
     Rows go to Parquet files in OUT (see docs/batch.md). Run the same command
@@ -76,6 +97,17 @@ def batch(suits, rules, deals, source, nodes, player, samples, seed, out, worker
         raise SpiderError("--samples and --seed are for --player honest")
     samples = HONEST_SAMPLES if samples is None else samples
     tasks = plan(source, suit_list, rule_list, deal_list, limit, player, samples, seed)
+    # the largest search one task may run: the solver's limit; the honest player's
+    # limit per sample search (by suits when not given), or KNOWN_NODES once no
+    # card is hidden (search/honest.py)
+    search_nodes = limit
+    if player == "honest":
+        search_nodes = max(limit or max(HONEST_NODES[s] for s in suit_list), KNOWN_NODES)
+    if scheduler:
+        if memory is not None:
+            check_memory(search_nodes, memory)  # the cluster's workers: only a cap given here
+    else:
+        workers = worker_count(workers, search_nodes, memory)
     backend = make_backend(workers, scheduler)
     meta = {"command": "spidersolve " + " ".join(sys.argv[1:]) if sys.argv else "",
             "source": source, "suits": suit_list, "rules": rule_list, "deals": deals,
@@ -86,36 +118,44 @@ def batch(suits, rules, deals, source, nodes, player, samples, seed, out, worker
             "workers": getattr(backend, "slots", 1) if not scheduler else None,
             "scheduler": scheduler}
 
-    from tqdm import tqdm
-
+    if progress is None:
+        progress = sys.stderr.isatty()  # a bar in a log file is noise
+    draw = progress and not quiet
     bar = None
+    tally = {"won": 0, "lost": 0, "unknown": 0}
 
     def on_start(planned, skipped):
         nonlocal bar
-        bar = tqdm(total=planned, initial=skipped, unit="deal", file=sys.stderr,
-                   disable=quiet, dynamic_ncols=True, desc="batch")
-        bar.set_postfix(tally)
+        if draw and skipped < planned:  # nothing to do: no bar of zeros
+            from tqdm import tqdm
 
-    tally = {"won": 0, "lost": 0, "unknown": 0}
+            bar = tqdm(total=planned, initial=skipped, unit="deal", file=sys.stderr,
+                       dynamic_ncols=True, desc="batch")
+            bar.set_postfix(tally)
 
     def on_chunk(rows):
         for row in rows:
             tally[row["verdict"]] += 1
-        bar.set_postfix(tally)
-        bar.update(len(rows))
+        if bar is not None:
+            bar.set_postfix(tally)
+            bar.update(len(rows))
 
     if not quiet:
         announce_compile()
     try:
         report = run_batch(tasks, out, backend, chunk=chunk, settings_meta=meta,
-                           on_start=on_start, on_chunk=on_chunk)
+                           on_start=on_start, on_chunk=on_chunk, repair=repair,
+                           on_damaged=lambda path: click.echo(
+                               f"note: a damaged results file set aside as '{path}'; its "
+                               "deals are solved again", err=True))
     finally:
         if bar is not None:
             bar.close()
     if quiet:
         return
     if not report.solved:
-        click.echo(f"{plural(report.planned, 'deal')} planned, all already done -> {report.out}")
+        click.echo(f"{plural(report.planned, 'deal')} planned, all already done: nothing to "
+                   f"do -> {report.out}")
     else:
         click.echo(f"{plural(report.planned, 'deal')} planned, {report.skipped} already done, "
                    f"{report.solved} solved now: won {report.won}, lost {report.lost}, "

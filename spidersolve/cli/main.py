@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import difflib
 import errno
 import importlib
+import os
 import sys
 
 import click
 
 from .. import __version__
-from ..errors import SpiderError
+from ..errors import SpiderError, shown
 
 # click >= 8.2 raises this for a bare ``spidersolve``: show the help, not an error line.
 _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
@@ -38,6 +40,28 @@ class SpiderGroup(click.Group):
         module_name = COMMANDS.get(name)
         if module_name is None:
             return None
+        return self._load(module_name, name)
+
+    def resolve_command(self, ctx, args):
+        name = args[0] if args else ""
+        if name not in COMMANDS and not name.startswith("-"):
+            close = difflib.get_close_matches(name, COMMANDS, n=1, cutoff=0.6)
+            near = f"; did you mean '{close[0]}'?" if close else ""
+            raise click.UsageError(f"no such command '{shown(name)}'{near}", ctx)
+        return super().resolve_command(ctx, args)
+
+    def format_commands(self, ctx, formatter):
+        """The command list with each summary whole (click cuts them at 45 characters)."""
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit=10_000)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+    def _load(self, module_name, name):
         module = importlib.import_module(f"{__package__}.{module_name}")
         for command in module.COMMANDS:
             if command.name == name:
@@ -47,13 +71,19 @@ class SpiderGroup(click.Group):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
+        except KeyboardInterrupt:
+            # the search kernels stop on their flag (spidersolve.interrupt); files
+            # are written atomically, so there is nothing half-written to clean
+            click.echo("error: interrupted", err=True)
+            ctx.exit(130)
         except SpiderError as err:
             click.echo(f"error: {err}", err=True)
             ctx.exit(2)
         except (OSError, MemoryError) as err:
             if getattr(err, "errno", None) == errno.EPIPE:
-                raise  # a closed pipe (``| head``) is not an error; click quiets it
-            click.echo(f"error: {err}", err=True)
+                _quiet_stdout()  # a closed pipe (``| head``) is not an error
+                ctx.exit(0)
+            click.echo(f"error: {err or 'out of memory'}", err=True)
             ctx.exit(2)
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
@@ -76,15 +106,31 @@ class SpiderGroup(click.Group):
         sys.exit(code if isinstance(code, int) else 0)
 
 
-@click.group(cls=SpiderGroup)
-@click.version_option(__version__, prog_name="spidersolve")
+@click.group(cls=SpiderGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", "-V", prog_name="spidersolve")
 def cli():
     """Spider Solitaire: deals, rules, a proving solver, hints and win rates."""
 
 
+def _quiet_stdout() -> None:
+    """Point standard output at /dev/null, so that nothing fails to flush at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def main(argv=None):
     try:
-        cli.main(args=argv, prog_name="spidersolve", standalone_mode=True)
+        try:
+            cli.main(args=argv, prog_name="spidersolve", standalone_mode=True)
+        finally:
+            sys.stdout.flush()  # a closed pipe shows here, not at exit
+    except BrokenPipeError:
+        _quiet_stdout()
+        sys.exit(0)
     except KeyboardInterrupt:
         click.echo("error: interrupted", err=True)
         sys.exit(130)

@@ -9,11 +9,11 @@ from pathlib import Path
 import click
 
 from ..board import terminal_style
-from ..errors import SpiderError
+from ..errors import SpiderError, shown
 from ..play import PlaySession, read_saved_game
 from ..state import Game, GameCode, load_source, parse_line, replay
 from .deal import code_name
-from .options import after_option, fail, no_color_option, words_option
+from .options import after_option, fail, no_color_option
 
 COMMAND_WORDS = ["deal", "undo", "redo", "restart", "moves", "hint", "score", "show", "save ",
                  "help", "quit"]
@@ -25,7 +25,8 @@ COMMAND_WORDS = ["deal", "undo", "redo", "restart", "moves", "hint", "score", "s
 @click.option("--suits", type=click.Choice(["1", "2", "4"]), default=None,
               help="Without SOURCE: a new random deal with this many suits (default 1).")
 @click.option("--relaxed", is_flag=True, help="Without SOURCE: the new deal uses Relaxed rules.")
-@words_option
+@click.option("--words", is_flag=True, help="Describe the table in plain words instead of "
+                                              "drawing it (for a screen reader).")
 @no_color_option
 def play(source, after, suits, relaxed, words, no_color):
     """Play SOURCE in the terminal (type help for the commands).
@@ -112,9 +113,9 @@ def _play_from_a_pipe(session: PlaySession) -> None:
             command = sys.stdin.readline()
             if not command:
                 break
-            command = command.strip()
+            command = command.strip(" \t\r\n")  # ASCII white space, as the commands
             if command:
-                click.echo(f"> {command}")
+                click.echo(f"> {shown(command, max(80, len(command)))}")
             answer = session.handle(command)
             if answer:
                 click.echo(answer)
@@ -131,15 +132,18 @@ def _play_on_a_terminal(session: PlaySession) -> None:
     prompt = PromptSession(history=InMemoryHistory(),
                            completer=WordCompleter(COMMAND_WORDS, sentence=True),
                            complete_while_typing=False)
-    while not session.finished:
-        try:
-            command = prompt.prompt("> ")
-        except (EOFError, KeyboardInterrupt):  # Ctrl-D or Ctrl-C ends the game
-            click.echo()
-            break
-        answer = session.handle(command)
-        if answer:
-            click.echo(answer)
+    try:
+        while not session.finished:
+            try:
+                command = prompt.prompt("> ")
+            except (EOFError, KeyboardInterrupt):  # Ctrl-D or Ctrl-C ends the game
+                click.echo()
+                break
+            answer = session.handle(command)
+            if answer:
+                click.echo(answer)
+    except KeyboardInterrupt:  # Ctrl-C during a hint's search ends the game too
+        click.echo()
 
 
 COMMANDS = [play]

@@ -16,7 +16,7 @@ from .options import echo_json, json_option, source_argument, words_option
 @words_option
 @json_option
 def replay(source, line, words, as_json):
-    """Replay LINE (actions separated by spaces, e.g. '1>8 8>7x2 deal') from SOURCE.
+    """Replay LINE (actions separated by spaces, like '1>8 8>7x2 deal') from SOURCE.
 
     Prints the final position, then moves, score, runs removed and state
     (won, lost or playing). An illegal action is an error that names its

@@ -7,21 +7,23 @@ import click
 from ..board import plural
 from ..search import DEFAULT_NODES, HINT_NODES, hint, solve
 from ..search.honest import DEFAULT_SEED, HONEST_NODES, HONEST_SAMPLES, default_workers
-from ..search.solver import MAX_NODES
+from ..search.memory import NODE_COST_TEXT
 from ..state import Game, line_text
 from ..state.words import line_sentences
-from .options import (after_option, announce_compile, echo_json, html_option, json_option,
+from .options import (NodeCount, after_option, announce_compile, check_search_memory,
+                      echo_json, html_option, json_option, memory_option,
                       needs_full_knowledge, source_argument, start_game, words_option)
 
 
 def _nodes_option(default):
-    return click.option("--nodes", type=click.IntRange(min=1, max=MAX_NODES), default=default,
-                        show_default=True, help="Node limit: positions expanded.")
+    return click.option("--nodes", type=NodeCount(), default=default, show_default=True,
+                        help=f"Node limit: positions expanded (1e6 works; {NODE_COST_TEXT}).")
 
 
-def _prepare(source, after, shorten: bool = False) -> tuple[Game, str]:
+def _prepare(source, after, nodes, memory, shorten: bool = False) -> tuple[Game, str]:
     game, name = start_game(source, after)
     needs_full_knowledge(game.position, "solved")
+    check_search_memory(nodes, memory)
     announce_compile(shorten=shorten)
     return game, name
 
@@ -46,13 +48,14 @@ def _write_page(path, game: Game, line, name: str, after: str) -> str:
 @source_argument
 @after_option
 @_nodes_option(DEFAULT_NODES)
+@memory_option
 @words_option
 @html_option
 @click.option("--shorten", is_flag=True,
               help="Look for a shorter winning line after the search (a beam search seeded "
                    "with the line; typically half a second more).")
 @json_option
-def solve_command(source, after, nodes, words, html_path, shorten, as_json):
+def solve_command(source, after, nodes, memory, words, html_path, shorten, as_json):
     """Prove SOURCE won (with a winning line), lost, or say unknown.
 
     SOURCE is a game code (SP1-S1C-AAAAAAD), pysol:SUITS:NUMBER, a position
@@ -60,13 +63,17 @@ def solve_command(source, after, nodes, words, html_path, shorten, as_json):
     rules before it is printed. --html FILE also writes the winning line as a
     solution page (see 'spidersolve show').
     """
-    game, name = _prepare(source, after, shorten)
+    game, name = _prepare(source, after, nodes, memory, shorten)
     result = solve(game, nodes=nodes, shorten=shorten)
     page = None
     if html_path and result.verdict == "won":
         page = _write_page(html_path, game, result.line, name, after)
     if as_json:
-        echo_json(result.as_dict())
+        obj = result.as_dict()
+        if words:  # each action of the line in words, or null unless won
+            obj["words"] = (line_sentences(game, result.line) if result.verdict == "won"
+                            else None)
+        echo_json(obj)
         return
     click.echo(f"verdict: {result.verdict}")
     click.echo(f"nodes: {result.nodes}")
@@ -103,17 +110,19 @@ def honest_options(fn):
 @click.command("hint")
 @source_argument
 @after_option
-@click.option("--nodes", type=click.IntRange(min=1, max=MAX_NODES), default=None,
-              help=f"Node limit: positions expanded. [default: {HINT_NODES}; honest: per "
-                   "sample, " + ", ".join(f"{n} for {s} suit{'s' if s > 1 else ''}"
-                                          for s, n in HONEST_NODES.items()) + "]")
+@click.option("--nodes", type=NodeCount(), default=None,
+              help="Node limit: positions expanded (1e6 works; " + NODE_COST_TEXT + "). "
+                   f"[default: {HINT_NODES}; honest: per sample, "
+                   + ", ".join(f"{n} for {s} suit{'s' if s > 1 else ''}"
+                               for s, n in HONEST_NODES.items()) + "]")
+@memory_option
 @click.option("--line", "show_line", is_flag=True, help="Print the whole winning line.")
 @click.option("--honest", is_flag=True,
               help="Advise from what a player sees only: face-down and stock cards hidden. "
                    "Always on for a position with unknown cards (??).")
 @honest_options
 @json_option
-def hint_command(source, after, nodes, show_line, honest, samples, seed, as_json):
+def hint_command(source, after, nodes, memory, show_line, honest, samples, seed, as_json):
     """The next action to play: the first action of a proven winning line.
 
     Use --after with the actions already played from SOURCE to get a hint in
@@ -123,19 +132,25 @@ def hint_command(source, after, nodes, show_line, honest, samples, seed, as_json
     won after the action).
     """
     game, _name = start_game(source, after)
-    announce_compile()
     if honest or game.position.has_unknown:
-        _honest_hint(game, nodes, samples, seed, as_json)
+        workers = default_workers()
+        # the searches of the samples run side by side, one per worker thread
+        check_search_memory(nodes or HONEST_NODES[game.position.suits], memory, workers,
+                            threads=True)
+        announce_compile()
+        _honest_hint(game, nodes, samples, seed, as_json, workers)
         return
+    check_search_memory(nodes or HINT_NODES, memory)
+    announce_compile()
     result = hint(game, nodes=nodes or HINT_NODES)
     if as_json:
         echo_json(result.as_dict())
         return
     status = result.status
     if status == "won":
-        click.echo("the game is already won")
+        click.echo("won: the game is already won")
     elif status == "stuck":
-        click.echo("no legal action is left: the game is lost")
+        click.echo("stuck: no legal action is left, so the game is lost")
     elif status == "lost":
         click.echo("lost: no winning line exists from here (searched all "
                    f"{plural(result.nodes, 'position')})")
@@ -152,20 +167,20 @@ def hint_command(source, after, nodes, show_line, honest, samples, seed, as_json
                    "Try a larger --nodes.")
 
 
-def _honest_hint(game, nodes, samples, seed, as_json) -> None:
+def _honest_hint(game, nodes, samples, seed, as_json, workers: int = 1) -> None:
     from ..search.honest import advise
     from ..state.visible import visible_of
 
     result = advise(visible_of(game.position), samples=samples, seed=seed, nodes=nodes,
-                    workers=default_workers())
+                    workers=workers)
     if as_json:
         echo_json(result.as_dict())
         return
     if result.status == "won":
-        click.echo("the game is already won")
+        click.echo("won: the game is already won")
         return
     if result.status == "stuck":
-        click.echo("no legal action is left: the game is lost")
+        click.echo("stuck: no legal action is left, so the game is lost")
         return
     click.echo(f"{result.action.text()}: {result.words}")
     click.echo(f"honest: {result.wins} of {result.scored} samples won after it "

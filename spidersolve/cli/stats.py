@@ -9,9 +9,11 @@ import click
 
 from ..board import plural
 from ..errors import SpiderError
+from ..files import write_atomic
+from .options import NodeCount, check_search_memory
 from ..stats.hints import hints_frame
 from ..stats.honest import honest_render, honest_summary, split_players
-from ..stats.store import load_results
+from ..stats.store import load_results, load_results_and_runs
 from ..stats.winrates import DEFAULT_BY, parse_budgets, parse_by, render, stats_flat, stats_json
 
 results_argument = click.argument("results", metavar="RESULTS")
@@ -25,11 +27,13 @@ results_argument = click.argument("results", metavar="RESULTS")
 @click.option("--budgets", default="", metavar="LIST",
               help="Also give the win rate within these smaller node budgets, e.g. "
                    "167000,500000 (from the node counts of the same run).")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON: one object per group.")
+@click.option("--json", "as_json", is_flag=True,
+              help='Print one JSON object: {"groups": [one object per group], "honest": [one '
+                   'object per honest setting], "planned": N, "missing": N}.')
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV: one line per group.")
 @click.option("--plot", type=click.Path(dir_okay=False), default=None, metavar="FILE.png",
               help="Draw win rate against node budget to FILE.png and the nodes per won "
-                   "deal to FILE-nodes.png.")
+                   "deal to FILE-nodes.png (.svg and .pdf write those formats).")
 def stats(results, by, budgets, as_json, as_csv, plot):
     """Win rates of the batch results in RESULTS (a directory or a .parquet file).
 
@@ -44,18 +48,35 @@ def stats(results, by, budgets, as_json, as_csv, plot):
         raise SpiderError("--json and --csv: choose one")
     keys = parse_by(by)
     budget_list = parse_budgets(budgets)
-    frame, honest = split_players(load_results(results))
+    if plot:
+        from ..stats.plots import plot_format
+
+        plot_format(plot)  # a bad extension is an error before anything is printed
+    everything, runs = load_results_and_runs(results)
+    from ..stats.batch import missing_count
+
+    planned = missing_count(everything, runs)
+    note = None
+    if planned and planned[1]:
+        note = (f"note: {planned[1]:,} of the {planned[0]:,} deals planned by the runs that "
+                "wrote these results are missing (an interrupted run?): the same batch "
+                "command solves them")
+    frame, honest = split_players(everything)
     if as_json:
-        records = stats_json(frame, keys, budget_list) if not frame.empty else []
-        records += [{"player": "honest", **r} for r in honest_summary(honest_and(frame, honest))]
-        click.echo(json.dumps(records, indent=1))
+        click.echo(json.dumps({"groups": stats_json(frame, keys, budget_list)
+                               if not frame.empty else [],
+                               "honest": honest_summary(everything) if not honest.empty else [],
+                               "planned": planned[0] if planned else None,
+                               "missing": planned[1] if planned else None}, indent=1))
     elif as_csv:
         click.echo(stats_flat(frame, keys, budget_list).to_csv(index=False), nl=False)
     else:
         parts = [render(frame, keys, budget_list)] if not frame.empty or honest.empty else []
         if not honest.empty:
-            parts.append(honest_render(honest_and(frame, honest)))
+            parts.append(honest_render(everything))
         click.echo("\n\n".join(parts))
+    if note and not as_json:
+        click.echo(note, err=as_csv)
     if plot:
         from ..stats.plots import save_plots
 
@@ -63,19 +84,12 @@ def stats(results, by, budgets, as_json, as_csv, plot):
         click.echo("plots: " + ", ".join(str(p) for p in paths), err=as_json or as_csv)
 
 
-def honest_and(solver, honest):
-    """Both players' rows again, for the honest table (it reads the solver's verdicts)."""
-    import pandas as pd
-
-    return pd.concat([solver, honest], ignore_index=True)
-
-
 @click.command("hints")
 @results_argument
 @click.option("--out", default="-", show_default=True, type=click.Path(dir_okay=False,
                                                                       allow_dash=True),
               help="CSV file to write ('-' for standard output).")
-@click.option("--suggest-nodes", type=click.IntRange(min=0), default=10_000, show_default=True,
+@click.option("--suggest-nodes", type=NodeCount(low=0), default=10_000, show_default=True,
               help="For a deal not won, search this many nodes for an unproven suggestion "
                    "(0: none).")
 def hints(results, out, suggest_nodes):
@@ -86,11 +100,13 @@ def hints(results, out, suggest_nodes):
     has no proven hint: proven is false, and the action is the best first
     action of a --suggest-nodes search (empty for a lost deal, or with 0).
     """
+    if suggest_nodes:
+        check_search_memory(suggest_nodes, None, option="--suggest-nodes", memory_option=False)
     frame = hints_frame(load_results(results), suggest_nodes)
     if out == "-":
         frame.to_csv(sys.stdout, index=False)
         return
-    frame.to_csv(out, index=False)
+    write_atomic(out, lambda handle: frame.to_csv(handle, index=False), text=True)
     click.echo(f"{plural(len(frame), 'hint')} ({int(frame['proven'].sum())} proven) -> {out}")
 
 

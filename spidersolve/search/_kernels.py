@@ -58,6 +58,8 @@ BEAM_LAYER = 1 << 14
 PACKED_SIZE = 112
 
 WON, LOST, UNKNOWN = 1, 2, 0
+# nodes between two looks at the stop flag (a power of two): about 10 ms
+STOP_EVERY = 1024
 
 
 @njit(**JIT)
@@ -388,7 +390,7 @@ def _grow(arr):
 
 
 @njit(**JIT)
-def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, result):
+def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, result, stop):
     """Best-first search from ``root`` (a working board).
 
     ``weights[k]`` are the weights of heuristic k. Every generated position
@@ -408,8 +410,13 @@ def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, res
     expanded, the expanded node the winning action was played from, that
     action, the entry with the best heuristic value generated and that value
     (for unproven hints), and the number of entries (distinct positions
-    generated). Returns (node_entry, ent_parent, ent_action) to rebuild the
-    line.
+    generated), then 1 if the search was stopped by ``stop``. Returns
+    (node_entry, ent_parent, ent_action) to rebuild the line.
+
+    ``stop`` (int64[1]) is polled every ``STOP_EVERY`` nodes: another
+    thread sets it to 1 to end the search early (Ctrl-C); the verdict is
+    then UNKNOWN and ``result[7]`` is 1. Polling reads one cell and changes
+    nothing else, so a search that is not stopped is the same search.
     """
     board = root.copy()
     undo = np.empty(UNDO_SIZE, np.int32)
@@ -500,8 +507,10 @@ def search(root, relaxed, node_limit, weights, order, card_keys, stock_keys, res
                 break
         if entry < 0:
             break
-        if nodes >= node_limit or n_entries >= MAX_ENTRIES:
+        stopped = (nodes & (STOP_EVERY - 1)) == 0 and stop[0] != 0
+        if stopped or nodes >= node_limit or n_entries >= MAX_ENTRIES:
             result[1] = nodes
+            result[7] = 1 if stopped else 0
             result[6] = n_entries
             return node_entry[:nodes], ent_parent[:n_entries], ent_action[:n_entries]
         ent_done[entry] = 1

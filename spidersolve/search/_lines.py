@@ -17,9 +17,9 @@ from numba import njit
 from ..state._kernels import (DEAL, FD, JIT, LEN, MAX_ACTIONS, N_COLS, NREMOVED, NSTOCK,
                               UNDO_SIZE, apply_action, column_zobrist, combine_exact, gen_actions,
                               pack, placed_hash, undo_action, unpack)
-from ._kernels import (PACKED_SIZE, W_BREAK, W_BURIED, W_DEAL_LEFT, W_EMPTY, W_FACE_DOWN,
-                       W_LOOSE, W_MIXED, W_REMOVED, _grow, _tt_rebuild, _tt_slot, column_terms,
-                       first_empty_column, is_spare, splits_run, stock_parts)
+from ._kernels import (PACKED_SIZE, STOP_EVERY, W_BREAK, W_BURIED, W_DEAL_LEFT, W_EMPTY,
+                       W_FACE_DOWN, W_LOOSE, W_MIXED, W_REMOVED, _grow, _tt_rebuild, _tt_slot,
+                       column_terms, first_empty_column, is_spare, splits_run, stock_parts)
 
 
 @njit(**JIT)
@@ -97,14 +97,17 @@ def _same_position(nodes, x, board, scratch):
 
 @njit(**JIT)
 def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget, prune, out,
-         stats):
+         stats, stop):
     """A line no longer than ``line`` (which must win from ``root``) into ``out``.
 
     Returns its length. ``weights``: one row of the search's heuristic
     (its depth, spare and good-move terms are ignored: a layer is one
     depth). ``node_budget`` caps the positions expanded; when it runs out
     the best line found so far is returned. ``prune``: leave out
-    ``unpromising`` moves. ``stats[0]`` gets the positions expanded.
+    ``unpromising`` moves. ``stats[0]`` gets the positions expanded,
+    ``stats[1]`` 1 if ``stop`` ended the beam. ``stop`` (int64[1]) is
+    polled every ``STOP_EVERY`` positions: another thread sets it to 1 to
+    end the beam early (Ctrl-C), with the best line found so far.
 
     Each kept node keeps its columns' hashes and shares of the value, so a
     move's child costs the two columns it touched. Positions are told apart
@@ -158,6 +161,7 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
     restart_guide = 0
     guide = 0  # the node of the known line's position at this depth
     expanded = 0
+    stopped = False
     depth = 0
     while depth + 1 < best and layer_hi > layer_lo and expanded < node_budget:
         n_cand = 0
@@ -167,6 +171,9 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
         restart = False
         collision = False
         for node in range(layer_lo, layer_hi):
+            if (expanded & (STOP_EVERY - 1)) == 0 and stop[0] != 0:
+                stopped = True
+                break
             unpack(packed[node], board)
             expanded += 1
             hashes = col_hash[node]
@@ -238,7 +245,7 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
                 undo_action(board, undo)
             if won_parent >= 0 or restart or collision:
                 break
-        if collision:
+        if collision or stopped:
             break
         if won_parent >= 0:
             k = _path(parent, action, won_parent, path)
@@ -316,6 +323,7 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
         depth += 1
         layer_start[depth + 1] = n_nodes
     stats[0] = expanded
+    stats[1] = 1 if stopped else 0
     return best
 
 

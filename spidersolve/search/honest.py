@@ -33,10 +33,10 @@ from __future__ import annotations
 
 import os
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from ..errors import SpiderError
+from ..interrupt import ThreadPool
 from ..state import Action, Game, HiddenCard, Position, apply, legal_actions, line_text
 from ..state.visible import samples as draw_samples
 from ..state.visible import unknown_count, visible_of
@@ -162,21 +162,26 @@ def _after(position: Position, plan) -> Position:
 
 
 class _Pool:
-    """Runs searches on the cores (the kernel releases the GIL); results keep their order."""
+    """Runs searches on the cores (the kernel releases the GIL); results keep their order.
+
+    With one worker the searches run in the calling thread (``run_kernel``
+    stops them on Ctrl-C there); with more, on an ``interrupt.ThreadPool``,
+    whose searches all stop when the main thread is interrupted.
+    """
 
     def __init__(self, workers: int):
         self.workers = max(1, workers)
-        self._executor = ThreadPoolExecutor(self.workers) if self.workers > 1 else None
+        self._threads = ThreadPool(self.workers) if self.workers > 1 else None
 
     def map(self, fn, items):
         items = list(items)
-        if self._executor is None or len(items) < 2:
+        if self._threads is None or len(items) < 2:
             return [fn(item) for item in items]
-        return list(self._executor.map(fn, items))
+        return self._threads.map(fn, items)
 
     def close(self):
-        if self._executor is not None:
-            self._executor.shutdown()
+        if self._threads is not None:
+            self._threads.close()
 
 
 def default_workers() -> int:
@@ -299,7 +304,8 @@ def _choose(view, legal, n_samples, seed, nodes, method, top, pool):
     if method == "compare":
         rounds = [list(range(n_samples))]
     else:  # successive halving: log2(top) rounds over equal shares of the samples
-        n_rounds = max(1, (len(alive) - 1).bit_length())
+        # (no more rounds than samples: each round needs a share of at least one)
+        n_rounds = max(1, min((len(alive) - 1).bit_length(), n_samples))
         share = max(1, n_samples // n_rounds)
         rounds = [list(range(r * share, n_samples if r == n_rounds - 1 else (r + 1) * share))
                   for r in range(n_rounds)]

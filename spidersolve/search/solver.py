@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import SpiderError
+from ..interrupt import run_kernel
 from ..state import Action, Game, Position, line_text, load_source, replay
 from ..state.packed import CARD_KEYS, STOCK_KEYS, action_from_code, action_to_code, to_board
 from . import _kernels as K
@@ -82,8 +83,8 @@ class _Search:
         order = np.array([6 * k + level for k in range(len(weights)) for level in schedule],
                          np.int64)
         self.result = np.zeros(8, np.int64)
-        self.node_entry, self.ent_parent, self.ent_action = K.search(
-            to_board(position), position.relaxed, int(nodes), weights,
+        self.node_entry, self.ent_parent, self.ent_action = run_kernel(
+            K.search, to_board(position), position.relaxed, int(nodes), weights,
             order, CARD_KEYS, STOCK_KEYS, self.result)
         self.seconds = time.perf_counter() - started
         self.verdict = {K.WON: "won", K.LOST: "lost", K.UNKNOWN: "unknown"}[int(self.result[0])]
@@ -181,7 +182,8 @@ def shorten_line(game: Game, line, width: int | None = None, nodes: int = SHORTE
         weights = beam_weights(game.position.suits)
     board = to_board(game.position)  # the counters come from the reference replay
     out = np.empty(len(codes), np.int32)
-    stats = np.zeros(1, np.int64)
-    n = L.beam(board, game.position.relaxed, codes, int(width), np.asarray(weights, np.int64),
-               CARD_KEYS, STOCK_KEYS, int(nodes), True, out, stats)
+    stats = np.zeros(2, np.int64)
+    n = run_kernel(L.beam, board, game.position.relaxed, codes, int(width),
+                   np.asarray(weights, np.int64), CARD_KEYS, STOCK_KEYS, int(nodes), True, out,
+                   stats)
     return tuple(action_from_code(int(c)) for c in out[:n])

@@ -378,12 +378,18 @@ def zobrist_hash(board, card_keys, stock_keys, variant):
                          variant)
 
 
+# positions perft plays between two looks at its stop flag (a power of two)
+PERFT_STOP_EVERY = 1 << 16
+
+
 @njit(**JIT)
-def perft(board, relaxed, depth, actions, undos):
+def perft(board, relaxed, depth, actions, undos, stop):
     """Count action sequences of length ``depth`` (no merging).
 
     ``actions`` is int32[depth, MAX_ACTIONS], ``undos`` int32[depth, UNDO_SIZE].
-    Returns -1 if an unknown card would be turned up.
+    Returns -1 if an unknown card would be turned up, -2 if ``stop``
+    (int64[1], polled every ``PERFT_STOP_EVERY`` actions played) was set by
+    another thread (Ctrl-C; ``spidersolve.interrupt``).
     """
     if depth == 0:
         return 1
@@ -394,6 +400,7 @@ def perft(board, relaxed, depth, actions, undos):
         return counts[0]
     leaves = 0
     level = 0
+    played = 0
     while True:
         if index[level] >= counts[level]:
             if level == 0:
@@ -403,6 +410,9 @@ def perft(board, relaxed, depth, actions, undos):
             continue
         action = actions[level, index[level]]
         index[level] += 1
+        played += 1
+        if (played & (PERFT_STOP_EVERY - 1)) == 0 and stop[0] != 0:
+            return -2
         if apply_action(board, action, undos[level]) < 0:
             return -1
         if level + 2 == depth:

@@ -6,8 +6,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..cards import N_CARDS, make_card, ordered_deck
-from ..errors import SpiderError
+from ..cards import N_CARDS, ascii_lower, ascii_upper, make_card, ordered_deck
+from ..errors import SpiderError, shown
+
+# white space a code may have around it (ASCII only, as everywhere)
+_AROUND = " \t\r\n"
 
 BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 MAX_DEAL = 2**35 - 1
@@ -43,25 +46,26 @@ class GameCode:
 
     @classmethod
     def parse(cls, text: str) -> "GameCode":
-        raw = text.strip()
-        parts = raw.upper().split("-")
+        raw = text.strip(_AROUND)
+        parts = ascii_upper(raw).split("-")
         if not raw:
             raise CodeError("empty game code")
+        raw = shown(raw)
         if len(parts) != 3:
             raise CodeError(f"game code '{raw}' must have three parts separated by '-', "
                             "like SP1-S1C-AAAAAAD")
         head, game, number = parts
         if head != "SP1":
-            raise CodeError(f"game code '{raw}' must start with SP1, not '{parts[0]}'")
+            raise CodeError(f"game code '{raw}' must start with SP1, not '{shown(parts[0])}'")
         if not re.fullmatch(r"S[124][CR]", game):
-            raise CodeError(f"game code '{raw}': second part '{game}' must be S, then 1, 2 "
-                            "or 4 suits, then C (classic) or R (relaxed)")
+            raise CodeError(f"game code '{raw}': second part '{shown(game)}' must be S, then "
+                            "1, 2 or 4 suits, then C (classic) or R (relaxed)")
         if len(number) != 7:
-            raise CodeError(f"game code '{raw}': deal part '{number}' must be 7 base32 "
+            raise CodeError(f"game code '{raw}': deal part '{shown(number)}' must be 7 base32 "
                             f"characters, not {len(number)}")
         bad = [ch for ch in number if ch not in BASE32]
         if bad:
-            raise CodeError(f"game code '{raw}': '{bad[0]}' is not a base32 character "
+            raise CodeError(f"game code '{raw}': '{shown(bad[0])}' is not a base32 character "
                             "(A-Z, 2-7)")
         deal = 0
         for ch in number:
@@ -126,15 +130,15 @@ class PysolDeal:
 
     @classmethod
     def parse(cls, text: str) -> "PysolDeal":
-        raw = text.strip()
-        m = re.fullmatch(r"pysol:([0-9]{1,3}):(\S+)", raw, re.IGNORECASE)
+        raw = text.strip(_AROUND)
+        m = re.fullmatch(r"pysol:([0-9]{1,3}):([!-~]+)", ascii_lower(raw))
         if not m:
-            raise CodeError(f"'{raw}' is not a PySolFC deal: write pysol:SUITS:NUMBER, "
+            raise CodeError(f"'{shown(raw)}' is not a PySolFC deal: write pysol:SUITS:NUMBER, "
                             "like pysol:4:14934")
         suits = int(m.group(1))
         if suits not in (1, 2, 4):
-            raise CodeError(f"'{raw}': suits must be 1, 2 or 4, not {suits}")
-        number = m.group(2).lower()
+            raise CodeError(f"'{shown(raw)}': suits must be 1, 2 or 4, not {suits}")
+        number = m.group(2)
         deal = cls(suits, number)
         deal._generator()  # validates the number
         return deal

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..interrupt import run_kernel
 from . import _kernels as K
 from .position import N_COLS, Position
 from .rules import DEAL, Action
@@ -120,7 +121,7 @@ def kernel_perft(pos: Position, depth: int) -> int:
     board = to_board(pos)
     actions = np.empty((max(depth, 1), K.MAX_ACTIONS), np.int32)
     undos = np.empty((max(depth, 1), K.UNDO_SIZE), np.int32)
-    leaves = K.perft(board, pos.relaxed, depth, actions, undos)
+    leaves = run_kernel(K.perft, board, pos.relaxed, depth, actions, undos)
     if leaves < 0:
         from .rules import IllegalAction
         raise IllegalAction("perft would turn up an unknown card: name the face-down cards")

@@ -6,9 +6,10 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from ..cards import (SUIT_NAMES, SUITS, UNKNOWN, CardError, card_rank, card_suit,
-                     card_text, card_words, deck_counts, make_card, parse_card)
-from ..errors import SpiderError
+from ..cards import (BLANKS, SUIT_NAMES, SUITS, UNKNOWN, CardError, ascii_lower, ascii_upper,
+                     card_rank, card_suit, card_text, card_words, deck_counts, make_card,
+                     parse_card)
+from ..errors import SpiderError, shown
 from .codes import RULES
 
 N_COLS = 10
@@ -66,13 +67,21 @@ class Position:
     # -- text ------------------------------------------------------------
     @classmethod
     def from_text(cls, text: str) -> "Position":
-        """Read position text; an error names the line and what is wrong."""
+        """Read position text; an error names the line and what is wrong.
+
+        Lines end at ``\\n`` or ``\\r\\n`` only, tokens are separated by
+        spaces and tabs, keywords are read with ASCII case folding, and a
+        leading byte-order mark is skipped.
+        """
         header = None
         removed = stock = None
         columns: dict[int, tuple[list[int], list[int]]] = {}
         where: dict[str, int] = {}
-        for number, raw in enumerate(text.splitlines(), start=1):
-            line = raw.split("#", 1)[0].strip()
+        if text.startswith("\ufeff"):
+            text = text[1:]  # a byte-order mark, as some editors write
+        for number, raw in enumerate(text.split("\n"), start=1):
+            raw = raw[:-1] if raw.endswith("\r") else raw
+            line = raw.split("#", 1)[0].strip(BLANKS)
             if not line:
                 continue
             try:
@@ -82,12 +91,15 @@ class Position:
                 key, sep, rest = line.partition(":")
                 if not sep:
                     raise PositionError(f"expected 'removed:', 'stock:' or 'N:' and cards, "
-                                        f"got '{line}'")
-                key = key.strip().lower()
+                                        f"got '{shown(line)}'")
+                key = ascii_lower(key.strip(BLANKS))
+                if re.fullmatch(r"[0-9]{1,2}", key):
+                    key = str(int(key))  # '01:' is column 1 too
                 if key in where:
-                    raise PositionError(f"'{key}:' given twice (first on line {where[key]})")
+                    raise PositionError(f"'{shown(key)}:' given twice (first on line "
+                                        f"{where[key]})")
                 where[key] = number
-                tokens = rest.split()
+                tokens = _tokens(rest)
                 if key == "removed":
                     removed = [_parse_suit(tok) for tok in tokens]
                 elif key == "stock":
@@ -95,7 +107,7 @@ class Position:
                 elif re.fullmatch(r"[0-9]{1,2}", key) and 1 <= int(key) <= N_COLS:
                     columns[int(key) - 1] = _parse_column(tokens)
                 else:
-                    raise PositionError(f"'{key}:' is not a line of a position "
+                    raise PositionError(f"'{shown(key)}:' is not a line of a position "
                                         "(removed, stock, or a column 1..10)")
             except (PositionError, CardError) as err:
                 raise PositionError(f"line {number}: {err}") from None
@@ -220,21 +232,27 @@ def _joined(head: str, items) -> str:
     return " ".join([head, *items]) if items else head
 
 
+def _tokens(text: str) -> list[str]:
+    """The tokens of a line: separated by spaces and tabs only."""
+    return [t for t in re.split(r"[ \t]+", text) if t]
+
+
 def _parse_header(line: str):
-    tokens = line.lower().split()
+    tokens = _tokens(ascii_lower(line))
     if len(tokens) != 3 or tokens[0] != "spider":
-        raise PositionError(f"the first line must be like 'spider 4 classic', got '{line}'")
+        raise PositionError(f"the first line must be like 'spider 4 classic', got "
+                            f"'{shown(line)}'")
     if tokens[1] not in ("1", "2", "4"):
-        raise PositionError(f"suits must be 1, 2 or 4, not '{tokens[1]}'")
+        raise PositionError(f"suits must be 1, 2 or 4, not '{shown(tokens[1])}'")
     if tokens[2] not in RULES:
-        raise PositionError(f"rules must be classic or relaxed, not '{tokens[2]}'")
+        raise PositionError(f"rules must be classic or relaxed, not '{shown(tokens[2])}'")
     return int(tokens[1]), tokens[2]
 
 
 def _parse_suit(token: str) -> int:
-    suit = token.upper()
+    suit = ascii_upper(token)
     if len(suit) != 1 or suit not in SUITS:
-        raise PositionError(f"'{token}' is not a suit (S, H, D or C)")
+        raise PositionError(f"'{shown(token)}' is not a suit (S, H, D or C)")
     return SUITS.index(suit)
 
 

@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ..cards import UNKNOWN, card_rank, card_suit, card_text
-from ..errors import SpiderError
+from ..cards import UNKNOWN, ascii_lower, card_rank, card_suit, card_text
+from ..errors import SpiderError, shown
 from .position import N_COLS, Position, is_complete_run
 
 START_SCORE = 500
@@ -55,12 +55,13 @@ class Action(NamedTuple):
 
     @classmethod
     def parse(cls, text: str) -> "Action":
-        raw = text.strip()
-        if raw.lower() == "deal":
+        raw = text.strip(" \t\r\n")
+        if ascii_lower(raw) == "deal":
             return DEAL
         m = re.fullmatch(r"([0-9]{1,3})>([0-9]{1,3})(?:[xX]([0-9]{1,3}))?", raw)
         if not m:
-            raise SpiderError(f"'{text}' is not an action: write SRC>DST, SRC>DSTxN or deal")
+            raise SpiderError(f"'{shown(text)}' is not an action: write SRC>DST, SRC>DSTxN "
+                              "or deal")
         src, dst = int(m.group(1)), int(m.group(2))
         n = int(m.group(3)) if m.group(3) else 1
         for name, col in (("source", src), ("destination", dst)):
@@ -90,9 +91,13 @@ DEAL = Action(-1, -1, 0)
 
 
 def parse_line(text: str) -> list[Action]:
-    """Read a line of actions separated by white space; errors name the index."""
+    """Read a line of actions separated by white space; errors name the index.
+
+    White space is ASCII space, tab and line ends: another character (a form
+    feed, ``\\u2028``) is part of an action, which is then an error.
+    """
     actions = []
-    for i, tok in enumerate(text.split(), start=1):
+    for i, tok in enumerate((t for t in re.split(r"[ \t\r\n]+", text) if t), start=1):
         try:
             actions.append(Action.parse(tok))
         except SpiderError as err:

@@ -5,36 +5,72 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..errors import SpiderError
+from ..cards import ascii_lower, ascii_upper
+from ..errors import SpiderError, shown
 from .codes import GameCode, PysolDeal
 from .position import Position
+
+WHAT = ("a game code (SP1-S4C-AAAAAAD), a PySolFC deal (pysol:4:14934), a position file "
+        "or '-'")
+
+
+def decode_text(data: bytes, where: str) -> str:
+    """UTF-8 text, or an error naming ``where`` and the first bad byte."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise SpiderError(f"{where} is not UTF-8 text: byte 0x{data[err.start]:02x} at offset "
+                          f"{err.start}") from None
+
+
+def read_stdin() -> str:
+    """All of standard input as UTF-8 text."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        return sys.stdin.read()
+    return decode_text(stream.read(), "standard input")
+
+
+def _kind(source: str) -> str:
+    """``file``, ``dir`` or ``none`` (also for a name the system cannot look up)."""
+    try:
+        path = Path(source)
+        if path.is_file():
+            return "file"
+        if path.is_dir():
+            return "dir"
+    except (OSError, ValueError):  # a name too long, a NUL byte
+        pass
+    return "none"
 
 
 def load_source(source: str) -> tuple[Position, str]:
     """The start position named by ``source``, and a canonical name for it.
 
-    The name is the game code, the ``pysol:S:N`` text, or the file name.
+    The name is the game code, the ``pysol:S:N`` text, or the file name. A
+    name that is neither a code nor an existing file says which it is not
+    ("no such file", "is a directory").
     """
-    text = source.strip()
+    text = source.strip(" \t\r\n")
     if text == "-":
-        return Position.from_text(sys.stdin.read()), "-"
-    if text.lower().startswith("pysol:"):
+        return Position.from_text(read_stdin()), "-"
+    if ascii_lower(text).startswith("pysol:"):
         deal = PysolDeal.parse(text)
         return deal.position(), deal.text()
-    if text.upper().startswith("SP"):
-        path = Path(source)
-        if not path.exists():
-            code = GameCode.parse(text)
-            return code.position(), code.text()
-    path = Path(source)
-    if path.is_file():
+    kind = _kind(source)
+    if kind == "file":
         try:
-            body = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
-            raise SpiderError(f"cannot read position file '{source}': {err}") from None
+            body = decode_text(Path(source).read_bytes(), f"position file '{shown(source)}'")
+        except OSError as err:
+            raise SpiderError(f"cannot read position file '{shown(source)}': "
+                              f"{err.strerror or err}") from None
         try:
-            return Position.from_text(body), str(path)
+            return Position.from_text(body), str(source)
         except SpiderError as err:
-            raise SpiderError(f"{source}: {err}") from None
-    raise SpiderError(f"'{source}' is not a game code (SP1-S4C-AAAAAAD), a PySolFC deal "
-                      "(pysol:4:14934), a position file or '-'")
+            raise SpiderError(f"{shown(source)}: {err}") from None
+    if kind == "dir":
+        raise SpiderError(f"'{shown(source)}' is a directory, not {WHAT}")
+    if ascii_upper(text).startswith("SP") and len(text) <= 64:
+        code = GameCode.parse(text)
+        return code.position(), code.text()
+    raise SpiderError(f"'{shown(source)}': no such file, and it is not {WHAT}")

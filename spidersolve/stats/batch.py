@@ -1,8 +1,9 @@
 """Batch runs: solve a range of deals under several settings, one row per deal.
 
-The plan is a sorted list of tasks (source, suits, rules, deal, node limit).
-Tasks already in the result store are skipped, the rest are cut into chunks
-and sent to a backend; each finished chunk is written as its own part file
+The plan is a sorted list of tasks (player, samples, seed, source, suits,
+rules, node limit, deal). Tasks already in the result store are skipped, the
+rest are cut into chunks and sent to a backend; each finished chunk is
+written as its own part file
 (see :mod:`spidersolve.stats.store`), so a run can be killed and started
 again at any moment and every deal ends up in the results exactly once.
 
@@ -29,6 +30,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from .. import __version__
@@ -38,6 +40,11 @@ from .store import PLAYERS, ResultStore
 
 SOURCES = ("code", "pysol")
 MAX_PYSOL = 10**20 - 1
+MAX_STORED_DEAL = 2**63 - 1  # the results' deal column is int64
+# The most tasks (deals x settings) one run plans: the plan is a list in
+# memory (about 200 bytes a task) and a million deals take a day on 2 cores.
+# A longer range is several runs into the same --out.
+MAX_TASKS = 1_000_000
 
 
 # -- arguments ---------------------------------------------------------------
@@ -71,21 +78,29 @@ def parse_deals(text: str) -> list[int]:
     >>> parse_deals("0:3,7")
     [0, 1, 2, 7]
     """
-    out: set[int] = set()
+    ranges = []
     for token in _tokens(text, "--deals"):
-        try:
-            bounds = [int(part) for part in token.split(":")]
-        except ValueError:
-            bounds = []
-        if len(bounds) not in (1, 2):
+        parts = token.split(":")
+        if len(parts) not in (1, 2) or not all(p.strip().isascii() and p.strip().isdigit()
+                                               for p in parts):
             raise SpiderError(f"--deals: '{token}' is not a deal number or a range A:B")
+        bounds = [int(part) for part in parts]
         if len(bounds) == 1:
-            out.add(bounds[0])
+            ranges.append((bounds[0], bounds[0] + 1))
             continue
         start, stop = bounds
         if stop <= start:
             raise SpiderError(f"--deals: '{token}' is an empty range (A:B means deals A up "
                               "to B-1, so B must be above A)")
+        ranges.append((start, stop))
+    # counted before anything is built: a range of billions is refused, not planned
+    total = sum(stop - start for start, stop in ranges)
+    if total > MAX_TASKS:
+        raise SpiderError(f"--deals: {total:,} deals is more than one run plans (at most "
+                          f"{MAX_TASKS:,}); split the range into several runs into the same "
+                          "--out")
+    out: set[int] = set()
+    for start, stop in ranges:
         out.update(range(start, stop))
     return sorted(out)
 
@@ -173,14 +188,25 @@ def plan(source: str, suits: Iterable[int], rules: Iterable[str], deals: Iterabl
         if not low <= deal <= high:
             what = "PySolFC game numbers" if source == "pysol" else "deal numbers"
             raise SpiderError(f"--deals: {what} run from {low} to {high}, not {deal}")
+    if deals[-1] > MAX_STORED_DEAL:
+        raise SpiderError(f"--deals: PySolFC game {deals[-1]} is beyond what the results' "
+                          f"deal column holds (a 64-bit integer, at most {MAX_STORED_DEAL}); "
+                          f"solve such games one by one with 'spidersolve solve "
+                          f"pysol:{min(suits)}:{deals[-1]}'")
+    chosen = settings(source, suits, rules)
+    if len(deals) * len(chosen) > MAX_TASKS:
+        raise SpiderError(f"--deals: {len(deals):,} deals x {len(chosen)} settings is "
+                          f"{len(deals) * len(chosen):,} tasks, more than one run plans (at "
+                          f"most {MAX_TASKS:,}); split the range into several runs into the "
+                          "same --out")
     if player == "honest":
         from ..search.honest import HONEST_NODES
 
         return sorted(Task(player, samples, seed, s.source, s.suits, s.rules,
                            nodes or HONEST_NODES[s.suits], d)
-                      for s in settings(source, suits, rules) for d in deals)
+                      for s in chosen for d in deals)
     return sorted(Task(player, 0, 0, s.source, s.suits, s.rules, nodes, d)
-                  for s in settings(source, suits, rules) for d in deals)
+                  for s in chosen for d in deals)
 
 
 # -- solving -----------------------------------------------------------------
@@ -322,7 +348,12 @@ class PoolBackend:
         return self
 
     def __exit__(self, exc_type, *exc):
-        # On an error or ^C, do not wait for chunks that have not started.
+        # On an error or ^C, do not wait for chunks that have not started, nor
+        # for those that have: their rows are not written (the batch process
+        # writes them), so ending the workers loses nothing but their work.
+        if exc_type is not None:
+            for process in list((getattr(self._pool, "_processes", None) or {}).values()):
+                process.terminate()
         self._pool.shutdown(wait=exc_type is None, cancel_futures=True)
         return False
 
@@ -361,6 +392,9 @@ class DaskBackend:
             except (OSError, TimeoutError) as err:
                 raise SpiderError(f"--scheduler: cannot reach the Dask scheduler at "
                                   f"'{self.address}': {err}") from None
+            except (ValueError, TypeError) as err:  # distributed's word for a bad address
+                raise SpiderError(f"--scheduler: '{self.address}' is not a Dask scheduler "
+                                  f"address like tcp://HOST:8786: {err}") from None
         self.slots = max(1, sum(self._client.nthreads().values()))
         return self
 
@@ -409,6 +443,7 @@ class BatchReport:
     seconds: float = 0.0
     out: str = ""
     run: dict = field(default_factory=dict)
+    damaged: list = field(default_factory=list)  # files set aside by repair
 
 
 def versions() -> dict:
@@ -431,7 +466,9 @@ def chunk_size_for(todo: int, slots: int) -> int:
 def run_batch(tasks: list[Task], out, backend=None, *, chunk: int | None = None,
               settings_meta: dict | None = None, solver: Callable | None = None,
               on_start: Callable[[int, int], None] | None = None,
-              on_chunk: Callable[[list[dict]], None] | None = None) -> BatchReport:
+              on_chunk: Callable[[list[dict]], None] | None = None,
+              repair: bool = False,
+              on_damaged: Callable[[Path], None] | None = None) -> BatchReport:
     """Solve every task not yet in the store at ``out``; write part files as chunks finish.
 
     Parameters
@@ -444,6 +481,10 @@ def run_batch(tasks: list[Task], out, backend=None, *, chunk: int | None = None,
     solver : a picklable function like ``spidersolve.search.solve`` (the default).
     on_start : called with (tasks planned, tasks already done) before solving.
     on_chunk : called with each finished chunk's rows after they are written.
+    repair : first set aside (rename to ``NAME.damaged``) every results file
+        that cannot be read, so that its deals are solved again; without it a
+        damaged file is an error.
+    on_damaged : called with the new name of each file set aside.
 
     Returns
     -------
@@ -452,39 +493,108 @@ def run_batch(tasks: list[Task], out, backend=None, *, chunk: int | None = None,
     """
     started = time.perf_counter()
     store = ResultStore(out)
-    store.open_for_writing()
-    done = set()
-    if store.exists():
-        existing = store.load()
-        done = set(zip(existing["source"], existing["code"], existing["node_limit"].astype(int),
-                       existing["player"], existing["samples"].astype(int),
-                       existing["seed"].astype(int)))
-    todo = [t for t in sorted(set(tasks)) if t.key not in done]
-    report = BatchReport(planned=len(set(tasks)), skipped=len(set(tasks)) - len(todo),
+    store.check_out()
+    wanted = sorted(set(tasks))
+    todo = wanted if repair else _not_done(store, wanted)
+    report = BatchReport(planned=len(wanted), skipped=len(wanted) - len(todo),
                          out=str(store.path))
-    if on_start:
-        on_start(report.planned, report.skipped)
-    backend = backend or InlineBackend()
-    run = {"run_id": time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + "-" + uuid.uuid4().hex[:8],
-           "started": utc_now(), "settings": dict(settings_meta or {}), "versions": versions(),
-           "backend": backend.name}
-    report.run = run
-    if todo:
-        with backend:
-            size = chunk or chunk_size_for(len(todo), backend.slots)
-            run["settings"]["chunk"] = size
-            chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
-            extra = {"solver": solver} if solver is not None else {}
-            for seq, rows in enumerate(backend.map(solve_chunk, chunks, **extra)):
-                store.write_part(rows, run, seq)
-                for row in rows:
-                    report.solved += 1
-                    setattr(report, row["verdict"], getattr(report, row["verdict"]) + 1)
-                if on_chunk:
-                    on_chunk(rows)
-    store.compact()
+    if not todo and not store.parts():
+        # finished already: nothing is written (the directory may be read-only)
+        if on_start:
+            on_start(report.planned, report.skipped)
+        report.seconds = time.perf_counter() - started
+        return report
+    store.open_for_writing()  # the writer's lock; another writer is an error
+    try:
+        if repair:
+            for path in store.set_aside_damaged():
+                report.damaged.append(str(path))
+                if on_damaged:
+                    on_damaged(path)
+        todo = _not_done(store, wanted)  # again, under the lock
+        report.skipped = len(wanted) - len(todo)
+        if on_start:
+            on_start(report.planned, report.skipped)
+        backend = backend or InlineBackend()
+        run = {"run_id": time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + "-"
+               + uuid.uuid4().hex[:8], "started": utc_now(),
+               "settings": dict(settings_meta or {}), "versions": versions(),
+               "backend": backend.name}
+        report.run = run
+        if todo:
+            with backend:
+                size = chunk or chunk_size_for(len(todo), backend.slots)
+                run["settings"]["chunk"] = size
+                chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
+                extra = {"solver": solver} if solver is not None else {}
+                for seq, rows in enumerate(backend.map(solve_chunk, chunks, **extra)):
+                    store.write_part(rows, run, seq)
+                    for row in rows:
+                        report.solved += 1
+                        setattr(report, row["verdict"], getattr(report, row["verdict"]) + 1)
+                    if on_chunk:
+                        on_chunk(rows)
+        store.compact()
+    finally:
+        store.close()
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _not_done(store: ResultStore, tasks: list[Task]) -> list[Task]:
+    """The tasks whose key is not in the store yet."""
+    if not store.exists():
+        return list(tasks)
+    return [t for t in tasks if t.key not in _keys(store.load())]
+
+
+def _keys(frame) -> set:
+    """The key of every row (``store.KEY``, as ``Task.key`` gives it)."""
+    return set(zip(frame["source"], frame["code"], frame["node_limit"].astype(int),
+                   frame["player"], frame["samples"].astype(int), frame["seed"].astype(int)))
+
+
+def planned_keys(runs: list[dict]) -> set | None:
+    """The keys (``store.KEY``) the runs set out to solve or play, from their metadata.
+
+    None when some run's settings do not say (files not written by ``batch``).
+    Runs from before the honest player were the solver's.
+    """
+    keys = set()
+    for run in runs:
+        meta = run.get("settings") or {}
+        try:
+            source = meta["source"]
+            player = meta.get("player") or "solver"
+            if player == "honest":
+                from ..search.honest import HONEST_NODES
+
+                samples, seed = int(meta["samples"]), int(meta["seed"])
+                given = meta["node_limit"]
+                limits = {s: int(given) if given is not None else HONEST_NODES[s]
+                          for s in (1, 2, 4)}
+            elif player == "solver":
+                samples = seed = 0
+                limits = dict.fromkeys((1, 2, 4), int(meta["node_limit"]))
+            else:
+                return None
+            deals = parse_deals(meta["deals"])
+            chosen = [Setting(source, int(text.split()[0]), text.split()[1])
+                      for text in meta["settings"]]
+            tasks = [Task(player, samples, seed, s.source, s.suits, s.rules, limits[s.suits], d)
+                     for s in chosen for d in deals]
+            keys.update(t.key for t in tasks)
+        except (KeyError, ValueError, TypeError, IndexError, AttributeError):
+            return None
+    return keys
+
+
+def missing_count(frame, runs: list[dict]) -> tuple[int, int] | None:
+    """(deals planned by the runs, how many of them have no row), or None if unknown."""
+    keys = planned_keys(runs)
+    if not keys:
+        return None
+    return len(keys), len(keys - _keys(frame))
 
 
 def report_dict(report: BatchReport) -> dict:

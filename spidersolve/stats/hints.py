@@ -3,8 +3,9 @@
 A hint is proven when the deal was won: its first action starts a winning
 line of the length given. A lost deal gets no action. An unknown deal gets
 no action either, unless ``suggest_nodes`` asks for a suggestion: a search
-of that many nodes from the start gives its best first action, marked not
-proven (or proven, with its line length, if that search wins).
+of that many nodes from the start gives its first action, never marked
+proven (the result says unknown; a suggestion search that happens to win
+is still only a suggestion here, with no line length).
 
 >>> hints = hints_frame(load_results("results/"))   # doctest: +SKIP
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..state import Action, load_source
+from ..state import Action, GameCode, PysolDeal
 
 HINT_COLUMNS = ["code", "suits", "rules", "node_limit", "verdict", "proven", "first_action",
                 "first_action_words", "moves"]
@@ -26,7 +27,9 @@ def hint_row(row, suggest_nodes: int = 0) -> dict:
     moves = int(row["moves"]) if proven else None
     words = None
     if action_text or (row["verdict"] == "unknown" and suggest_nodes > 0):
-        position, _name = load_source(row["code"])
+        # from the code alone (never load_source: a code is not a file name or '-')
+        named = PysolDeal if row["source"] == "pysol" else GameCode
+        position = named.parse(row["code"]).position()
         if action_text:
             words = Action.parse(action_text).words(position)
         else:
@@ -35,8 +38,6 @@ def hint_row(row, suggest_nodes: int = 0) -> dict:
             suggestion = hint(position, nodes=suggest_nodes)
             if suggestion.action is not None:
                 action_text, words = suggestion.action.text(), suggestion.words
-                proven = suggestion.status == "proven"
-                moves = suggestion.line_length
     return {"code": row["code"], "suits": int(row["suits"]), "rules": row["rules"],
             "node_limit": int(row["node_limit"]), "verdict": row["verdict"], "proven": proven,
             "first_action": action_text, "first_action_words": words, "moves": moves}

@@ -3,14 +3,18 @@
 - :func:`winrate_figure`: win rate against node budget (log x), one colour per
   group (suit count and rule variant): the lower bound ``won / N`` as a solid
   step line with its Wilson 95% band, and the upper bound ``1 - lost / N``
-  dashed. Two lines per group; the legend names each group once (solid line).
+  dashed, each group's dashes in their own phase (so that bounds on top of
+  each other at 100% stay visible). Two lines per group; the legend names
+  each group once (solid line) and the dashed style once; the x axis runs
+  from the first budget drawn to the largest node limit.
 - :func:`nodes_figure`: the distribution of nodes per won deal (log bins),
   one step histogram per group.
 - :func:`lines_figure`: the distributions of line length and final score of
   the won deals, one step histogram per group in each of two panels.
 
 ``save_plots(frame, "winrates.png")`` writes the first figure there and the
-second beside it as ``winrates-nodes.png``.
+second beside it as ``winrates-nodes.png``, in the format the extension
+names (``.png``, ``.svg`` or ``.pdf``), each atomically.
 """
 
 from __future__ import annotations
@@ -23,11 +27,15 @@ import numpy as np
 import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from matplotlib.ticker import MaxNLocator
 
+from ..errors import SpiderError
+from ..files import write_atomic
 from .winrates import _groups, curve, group_keys
 
 PLOT_BY = ("source", "suits", "rules")
+FORMATS = ("png", "svg", "pdf")
 
 
 def _label(labels: dict, keys: list[str], many_limits: bool, many_sources: bool) -> str:
@@ -80,15 +88,25 @@ def winrate_figure(frame: pd.DataFrame, by=PLOT_BY) -> Figure:
     fig = _new_figure(figsize=(8, 5), layout="constrained")
     ax = fig.add_subplot()
     start = _first_budget(frame) if not frame.empty else 1
-    for i, (label, rows) in enumerate(_labelled_groups(frame, by)):
+    groups = _labelled_groups(frame, by)
+    # The upper bounds are often all at 100%: each group's dashes get their
+    # own phase of a common period, so that lines on top of each other
+    # show every colour in turn instead of the last one drawn.
+    dash, period = 4.0, 4.0 * max(2, len(groups))
+    right = start
+    for i, (label, rows) in enumerate(groups):
         points = curve(rows, [start])
         colour = f"C{i % 10}"
         x = points["budget"].to_numpy()
+        right = max(right, int(x.max()))
         ax.fill_between(x, points["win_low_ci_low"], points["win_low_ci_high"], step="post",
                         color=colour, alpha=0.15, linewidth=0)
         ax.step(x, points["win_low"], where="post", color=colour, label=f"{label} (N={len(rows)})")
-        ax.step(x, points["win_high"], where="post", color=colour, linestyle="--")
+        ax.step(x, points["win_high"], where="post", color=colour,
+                linestyle=(dash * i, (dash, period - dash)))
     ax.set_xscale("log")
+    if groups:
+        ax.set_xlim(start, right)  # where the data start and end
     ax.set_ylim(-0.02, 1.02)
     ax.set_xlabel("node budget (positions expanded, log scale)")
     ax.set_ylabel("win rate")
@@ -97,7 +115,10 @@ def winrate_figure(frame: pd.DataFrame, by=PLOT_BY) -> Figure:
     ax.set_title(_title(frame, "Win rate within a node budget: solid won/N with Wilson 95% "
                                "band, dashed 1 - lost/N"), fontsize="medium")
     if ax.get_lines():
-        ax.legend(fontsize="small", loc="best")
+        handles, labels = ax.get_legend_handles_labels()
+        handles.append(Line2D([], [], color="0.4", linestyle="--"))
+        labels.append("dashed: 1 - lost/N, the upper bound (same colours)")
+        ax.legend(handles, labels, fontsize="small", loc="best")
     return fig
 
 
@@ -164,13 +185,29 @@ def nodes_path(path) -> Path:
     return path.with_name(f"{path.stem}-nodes{path.suffix or '.png'}")
 
 
+def plot_format(path) -> str:
+    """``png``, ``svg`` or ``pdf`` from the file name's extension (none: png)."""
+    suffix = Path(path).suffix.lower().lstrip(".")
+    if not suffix:
+        return "png"
+    if suffix not in FORMATS:
+        raise SpiderError(f"--plot: '{path}': the extension must be .png, .svg or .pdf, "
+                          f"not .{suffix}")
+    return suffix
+
+
 def save_plots(frame: pd.DataFrame, path, by=PLOT_BY) -> list[Path]:
-    """Write the win-rate figure to ``path`` and the nodes figure beside it."""
+    """Write the win-rate figure to ``path`` and the nodes figure beside it.
+
+    The format is the one the extension names; each file is written to a
+    temporary file first, so a failure leaves the old files.
+    """
     path = Path(path)
+    fmt = plot_format(path)
     group_keys(by)  # checks the names before drawing anything
     out = []
     for fig, target in ((winrate_figure(frame, by), path), (nodes_figure(frame, by),
                                                            nodes_path(path))):
-        fig.savefig(target, dpi=110, format="png")
+        write_atomic(target, lambda handle: fig.savefig(handle, dpi=110, format=fmt))
         out.append(target)
     return out

@@ -1,8 +1,9 @@
 """Win rates from per-deal rows: bounds, Wilson intervals and nested budgets.
 
 A run at node limit L gives three counts per group of N deals. The win rate
-is known only between two bounds: at least ``won / N`` (reported with its
-Wilson 95% interval) and at most ``1 - lost / N``; the gap is the share
+is known only between two bounds: at least ``won / N`` and at most
+``1 - lost / N``, each reported with its Wilson 95% interval (the upper
+bound's is one minus the interval of ``lost / N``); the gap is the share
 still unknown. The verdicts are never merged.
 
 The solver's search order does not depend on the limit, so the rows of one
@@ -71,6 +72,8 @@ def parse_budgets(text) -> list[int]:
             value = float(token) if any(c in token for c in ".eE") else int(token)
         except ValueError:
             raise SpiderError(f"--budgets: '{token}' is not a node count") from None
+        if not math.isfinite(value) or value > 2**62:
+            raise SpiderError(f"--budgets: '{token}' is not a finite node count")
         if value < 1 or value != int(value):
             raise SpiderError(f"--budgets: '{token}' is not a positive whole node count")
         out.add(int(value))
@@ -101,9 +104,11 @@ def counts(verdicts: pd.Series) -> dict:
     won = int((verdicts == "won").sum())
     lost = int((verdicts == "lost").sum())
     low, high = wilson_interval(won, n)
+    lost_low, lost_high = wilson_interval(lost, n)
     return {"deals": n, "won": won, "lost": lost, "unknown": n - won - lost,
             "win_low": won / n if n else math.nan, "win_low_ci_low": low,
-            "win_low_ci_high": high, "win_high": 1 - lost / n if n else math.nan}
+            "win_low_ci_high": high, "win_high": 1 - lost / n if n else math.nan,
+            "win_high_ci_low": 1 - lost_high, "win_high_ci_high": 1 - lost_low}
 
 
 def _groups(frame: pd.DataFrame, by):
@@ -133,7 +138,8 @@ def summary(frame: pd.DataFrame, by=DEFAULT_BY) -> pd.DataFrame:
                        "seconds_p95": float(seconds.quantile(0.95))})
         records.append(record)
     columns = keys + ["deals", "won", "lost", "unknown", "win_low", "win_low_ci_low",
-                      "win_low_ci_high", "win_high", "nodes_median", "nodes_p95",
+                      "win_low_ci_high", "win_high", "win_high_ci_low", "win_high_ci_high",
+                      "nodes_median", "nodes_p95",
                       "seconds_median", "seconds_p95"]
     return pd.DataFrame.from_records(records, columns=columns)
 
@@ -152,7 +158,7 @@ def budget_table(frame: pd.DataFrame, budgets, by=DEFAULT_BY) -> pd.DataFrame:
             record.update(counts(verdicts_within(rows, budget)))
             records.append(record)
     columns = keys + ["budget", "deals", "won", "lost", "unknown", "win_low", "win_low_ci_low",
-                      "win_low_ci_high", "win_high"]
+                      "win_low_ci_high", "win_high", "win_high_ci_low", "win_high_ci_high"]
     return pd.DataFrame.from_records(records, columns=columns)
 
 
@@ -237,6 +243,10 @@ def _count(x: float) -> str:
     return f"{x:,.0f}"
 
 
+def _interval(record: dict, name: str) -> str:
+    return f"{_pct(record[name + '_ci_low'])} - {_pct(record[name + '_ci_high'])}"
+
+
 def _secs(x: float) -> str:
     return "-" if x is None or math.isnan(x) else f"{x:.2f}"
 
@@ -261,22 +271,25 @@ def render(frame: pd.DataFrame, by=DEFAULT_BY, budgets=()) -> str:
     keys = group_keys(by)
     table = summary(frame, by)
     header = keys + ["deals", "won", "lost", "unknown", "win >=", "95% interval", "win <=",
-                     "nodes med", "nodes p95", "s med", "s p95"]
+                     "95% interval", "nodes med", "nodes p95", "s med", "s p95"]
     rows = []
     for r in table.to_dict(orient="records"):
         rows.append(_label_cells(r, keys) + [
             str(r["deals"]), str(r["won"]), str(r["lost"]), str(r["unknown"]),
             _pct(r["win_low"]), f"{_pct(r['win_low_ci_low'])} - {_pct(r['win_low_ci_high'])}",
-            _pct(r["win_high"]), _count(r["nodes_median"]), _count(r["nodes_p95"]),
+            _pct(r["win_high"]), _interval(r, "win_high"), _count(r["nodes_median"]),
+            _count(r["nodes_p95"]),
             _secs(r["seconds_median"]), _secs(r["seconds_p95"])])
     text = _align(header, rows, len(keys))
     if budgets:
         nested = budget_table(frame, budgets, by)
-        header = keys + ["budget", "won", "lost", "unknown", "win >=", "95% interval", "win <="]
+        header = keys + ["budget", "won", "lost", "unknown", "win >=", "95% interval", "win <=",
+                         "95% interval"]
         rows = [_label_cells(r, keys) + [
             f"{r['budget']:,}", str(r["won"]), str(r["lost"]), str(r["unknown"]),
             _pct(r["win_low"]), f"{_pct(r['win_low_ci_low'])} - {_pct(r['win_low_ci_high'])}",
-            _pct(r["win_high"])] for r in nested.to_dict(orient="records")]
+            _pct(r["win_high"]), _interval(r, "win_high")]
+            for r in nested.to_dict(orient="records")]
         text += "\n\nWithin smaller budgets (from the node counts of the same run):\n"
         text += _align(header, rows, len(keys)) if rows else "(no budget at or below a node limit)"
         above = [b for b in budgets if not table.empty and b > int(table["node_limit"].max())]

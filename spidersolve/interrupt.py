@@ -1,0 +1,121 @@
+"""Run a numba kernel so that Ctrl-C stops it within a fraction of a second.
+
+Python handles a signal only in the main thread, between bytecodes, so a
+kernel that runs for minutes in the main thread does not see Ctrl-C until it
+returns. The kernels this module runs are compiled with ``nogil=True`` and
+take a stop flag (``int64[1]``) as their last argument, which they poll every
+few thousand nodes. ``run_kernel`` calls the kernel in a worker thread while
+the main thread waits on it; on ``KeyboardInterrupt`` the main thread sets the
+flag, waits for the kernel to return (milliseconds) and raises again, so
+nothing is left half-done behind the caller's back. Outside the main thread
+(a Dask worker thread, a test runner's thread) no signal can arrive, and the
+kernel is simply called.
+
+``ThreadPool`` runs functions that call kernels on worker threads (the honest
+advisor's sample searches, two at a time): its threads share one stop flag,
+which every kernel they start through ``run_kernel`` takes; Ctrl-C in the
+main thread, while it waits for their results, sets it, so every running
+search stops within milliseconds and every search not yet started returns at
+once, and the pool is shut down before ``KeyboardInterrupt`` goes on.
+
+>>> import numpy as np
+>>> run_kernel(lambda a, stop: a + int(stop[0]), 41)
+41
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+
+def new_flag() -> np.ndarray:
+    """A stop flag: one int64 cell, 0 until the kernel is asked to stop."""
+    return np.zeros(1, np.int64)
+
+
+_local = threading.local()  # .stop: the flag of the ThreadPool this thread works for
+
+
+def run_kernel(kernel, *args):
+    """``kernel(*args, stop)``, stopped through ``stop`` on Ctrl-C.
+
+    Returns what the kernel returns; re-raises ``KeyboardInterrupt`` once the
+    kernel has stopped, and any exception the kernel raised. On a thread of
+    a ``ThreadPool`` the flag is the pool's.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        shared = getattr(_local, "stop", None)
+        return kernel(*args, new_flag() if shared is None else shared)
+    stop = new_flag()
+    box: dict = {}
+
+    def target():
+        try:
+            box["value"] = kernel(*args, stop)
+        except BaseException as err:  # handed to the caller's thread below
+            box["error"] = err
+
+    worker = threading.Thread(target=target, name="spidersolve-kernel", daemon=True)
+    worker.start()
+    try:
+        worker.join()  # interruptible: the lock wait returns on a signal
+    except KeyboardInterrupt:
+        stop[0] = 1
+        worker.join()
+        raise
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+class ThreadPool:
+    """``workers`` threads whose kernels all stop when the main thread is interrupted.
+
+    ``map`` gives the results in the order of the items. An exception in the
+    waiting thread (Ctrl-C, or one raised by a function) sets the pool's stop
+    flag and cancels what has not started, so the threads end at once.
+
+    >>> with ThreadPool(2) as pool:
+    ...     pool.map(lambda x: x * x, [1, 2, 3])
+    [1, 4, 9]
+    """
+
+    def __init__(self, workers: int):
+        from concurrent.futures import ThreadPoolExecutor
+
+        self.stop = new_flag()
+        self._executor = ThreadPoolExecutor(max(1, workers), thread_name_prefix="spidersolve",
+                                            initializer=self._join)
+
+    def _join(self):
+        _local.stop = self.stop
+
+    def map(self, fn, items) -> list:
+        futures = []
+        try:
+            for item in items:
+                futures.append(self._executor.submit(fn, item))
+            return [future.result() for future in futures]  # interruptible waits
+        except BaseException:
+            self.stop[0] = 1
+            for future in futures:
+                future.cancel()
+            raise
+
+    def close(self) -> None:
+        """Wait for the threads (quick once the flag is set) and end them."""
+        try:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+        except KeyboardInterrupt:  # a second Ctrl-C: the flag is set, the searches end
+            self.stop[0] = 1
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            raise
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False

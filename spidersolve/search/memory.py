@@ -1,0 +1,107 @@
+"""The memory a search needs, checked before it starts.
+
+A search keeps every position it expands (112 bytes packed, its entry and
+depth) and, for every distinct position it generates, its parent, action,
+128-bit hash, a slot of the transposition table and one heap key per
+heuristic row; the arrays double when full. Measured peak resident size
+above the loaded process (``benchmarks``-style runs of 100,000 to
+2,000,000 nodes, 2026-12-01): 0.26-0.38 KB a node for SP1-S4C-AAAAAFS after
+three deals (2-3.5 positions generated a node), 0.96 KB from its start (8.4
+a node), 1.2 KB for Relaxed four-suit deals (12 a node). A node limit is
+therefore budgeted at ``BYTES_PER_NODE`` = 1.5 KB, plus ``BASE_BYTES`` for
+the process itself (numpy, numba and the kernels: 190 MB measured).
+
+>>> needed_bytes(1_000_000) // 10**6
+1745
+>>> parse_size("4G")
+4294967296
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..errors import SpiderError
+
+BYTES_PER_NODE = 1536
+BASE_BYTES = 200 * 2**20
+_UNITS = {"": 1, "B": 1, "K": 2**10, "KB": 2**10, "KIB": 2**10, "M": 2**20, "MB": 2**20,
+          "MIB": 2**20, "G": 2**30, "GB": 2**30, "GIB": 2**30, "T": 2**40, "TB": 2**40,
+          "TIB": 2**40}
+NODE_COST_TEXT = "a node costs up to 1.5 KB of memory"
+
+
+def needed_bytes(nodes: int, processes: int = 1) -> int:
+    """The most memory ``processes`` searches of ``nodes`` nodes each may take."""
+    return processes * (BASE_BYTES + BYTES_PER_NODE * int(nodes))
+
+
+def available_bytes() -> int | None:
+    """Memory available for new work (Linux ``MemAvailable``), or None if unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def parse_size(text: str, option: str = "--memory") -> int:
+    """``"4G"``, ``"500MB"``, ``"1.5GiB"`` or a number of bytes -> bytes (units of 1024)."""
+    raw = str(text).strip().upper().replace("_", "")
+    number = raw.rstrip("KMGTIB")
+    unit = raw[len(number):]
+    try:
+        value = float(number)
+    except ValueError:
+        value = float("nan")
+    if unit not in _UNITS or not value == value or not 0 < value < 2**60:
+        raise SpiderError(f"{option}: '{text}' is not a memory size (like 4G, 500M or "
+                          "a number of bytes)")
+    return int(value * _UNITS[unit])
+
+
+def size_text(n: int) -> str:
+    if n >= 2**30:
+        return f"{n / 2**30:.1f} GB"
+    return f"{n / 2**20:.0f} MB"
+
+
+def check_memory(nodes: int, cap: int | None = None, processes: int = 1,
+                 option: str = "--nodes", memory_option: bool = True,
+                 threads: bool = False) -> None:
+    """Refuse a node limit whose searches may need more than ``cap`` bytes.
+
+    ``cap`` defaults to the memory available now; with neither, nothing is
+    checked. The error is one line that says the estimate and what to do.
+    ``threads``: the ``processes`` searches run side by side on threads of
+    one process (the honest advisor), not as ``--workers``.
+    """
+    limit = cap if cap is not None else available_bytes()
+    if limit is None:
+        return
+    need = needed_bytes(nodes, processes)
+    if need <= limit:
+        return
+    who = ("" if processes == 1 else f" with {processes} searches side by side" if threads
+           else f" with {processes} worker processes")
+    where = ("the --memory cap of " + size_text(limit) if cap is not None
+             else size_text(limit) + " of memory available")
+    raise SpiderError(f"{option} {nodes}{who} may need {size_text(need)} "
+                      f"({NODE_COST_TEXT}), more than {where}: lower {option}"
+                      + (" or --workers" if processes > 1 and not threads else "")
+                      + ("" if not memory_option else
+                         " or raise --memory" if cap is not None else " or set --memory"))
+
+
+def workers_that_fit(nodes: int, workers: int, cap: int | None = None) -> int:
+    """The most of ``workers`` processes whose searches fit in memory (at least 1)."""
+    limit = cap if cap is not None else available_bytes()
+    if limit is None:
+        return workers
+    return max(1, min(workers, limit // needed_bytes(nodes)))

@@ -1,0 +1,954 @@
+"""Issue 18: interruption, memory, data safety and input robustness."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from spidersolve.cli.main import cli
+
+CLI = [sys.executable, "-c", "from spidersolve.cli.main import main; main()"]
+# A deal whose search runs far past a few seconds (issue 18's example).
+LONG = ["SP1-S4C-AAAAAFS", "--after", "deal deal deal", "--nodes", "3000000"]
+
+
+def interrupt(args, cwd=None, wait=2.5):
+    """Run the command, send it SIGINT after ``wait`` s; (status, stderr, seconds to exit)."""
+    proc = subprocess.Popen(CLI + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            cwd=cwd, text=True)
+    time.sleep(wait)
+    assert proc.poll() is None, "the command ended before it could be interrupted"
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    try:
+        _out, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        pytest.fail("still running 30 s after SIGINT")
+    return proc.returncode, err, time.monotonic() - sent
+
+
+@pytest.mark.parametrize("command", ["solve", "hint"])
+def test_ctrl_c_stops_a_long_search_bug(command):
+    status, err, seconds = interrupt([command] + LONG)
+    assert status == 130
+    assert err == "error: interrupted\n"
+    assert seconds < 3  # within a second on an idle machine; slack for a loaded one
+
+
+@pytest.mark.parametrize("args,wait", [
+    (["hint", "SP1-S4C-AAAAAAD", "--honest"], 1.2),
+    (["hint", "SP1-S4C-AAAAAAD", "--honest", "--nodes", "1e6"], 2.5),
+    (["autoplay", "SP1-S1C-AAAAAAD", "--honest"], 2.5),
+])
+def test_ctrl_c_stops_the_honest_player_searching_on_two_threads(args, wait):
+    """The sample searches run on a thread pool: Ctrl-C stops them all through its flag."""
+    status, err, seconds = interrupt(args, wait=wait)
+    assert (status, err) == (130, "error: interrupted\n")
+    assert seconds < 3
+
+
+def test_the_kernels_of_a_thread_pool_share_its_stop_flag():
+    import threading
+
+    from spidersolve.interrupt import ThreadPool, run_kernel
+
+    with ThreadPool(2) as pool:
+        flags = pool.map(lambda _i: run_kernel(lambda stop: stop), range(4))
+        assert all(flag is pool.stop for flag in flags)
+        pool.stop[0] = 1  # what Ctrl-C in the waiting thread does
+        assert pool.map(lambda _i: int(run_kernel(lambda stop: stop[0])), range(3)) == [1] * 3
+    # elsewhere off the main thread each kernel still gets a flag of its own
+    box = []
+    thread = threading.Thread(target=lambda: box.append(run_kernel(lambda stop: stop)))
+    thread.start()
+    thread.join()
+    assert box[0] is not pool.stop and int(box[0][0]) == 0
+
+
+@pytest.mark.parametrize("engine", ["kernel", "reference"])
+def test_ctrl_c_stops_a_deep_perft_bug(engine):
+    status, err, seconds = interrupt(["perft", "SP1-S4C-AAAAABA", "10", "--engine", engine])
+    assert (status, err) == (130, "error: interrupted\n")
+    assert seconds < 3
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_stops_a_batch_in_process_bug(tmp_path, workers):
+    out = tmp_path / "res"
+    status, err, seconds = interrupt(["batch", "--suits", "4", "--deals", "0:40", "--nodes",
+                                      "3000000", "--workers", workers, "--chunk", "1",
+                                      "--quiet", "--out", str(out)], wait=4)
+    assert status == 130
+    assert err == "error: interrupted\n"
+    assert seconds < 3
+    # nothing half-written: no temporary file, every part file whole
+    assert not [p for p in os.listdir(out) if p.endswith(".tmp")]
+    from spidersolve.stats import load_results
+
+    if any(out.glob("*.parquet")):
+        load_results(out)
+
+
+def test_a_set_stop_flag_ends_the_search_and_the_beam_at_once():
+    import numpy as np
+
+    from spidersolve.search import _kernels as K
+    from spidersolve.search import _lines as L
+    from spidersolve.search import solve
+    from spidersolve.search.heuristic import DEFAULT_SCHEDULE, DEFAULT_WEIGHTS, beam_weights
+    from spidersolve.state import GameCode
+    from spidersolve.state.packed import CARD_KEYS, STOCK_KEYS, action_to_code, to_board
+
+    position = GameCode.parse("SP1-S1C-AAAAAAD").position()
+    weights = np.asarray(DEFAULT_WEIGHTS, np.int64)
+    order = np.array([6 * k + level for k in range(len(weights)) for level in DEFAULT_SCHEDULE],
+                     np.int64)
+    result = np.zeros(8, np.int64)
+    K.search(to_board(position), False, 100_000, weights, order, CARD_KEYS, STOCK_KEYS, result,
+             np.ones(1, np.int64))
+    assert (result[0], result[1], result[7]) == (K.UNKNOWN, 0, 1)
+
+    line = solve(position).line
+    codes = np.array([action_to_code(a) for a in line], np.int32)
+    out = np.empty(len(codes), np.int32)
+    stats = np.zeros(2, np.int64)
+    n = L.beam(to_board(position), False, codes, 300, np.asarray(beam_weights(1), np.int64),
+               CARD_KEYS, STOCK_KEYS, 1_000_000, True, out, stats, np.ones(1, np.int64))
+    assert n == len(codes) and list(out[:n]) == list(codes)  # the known line, unchanged
+    assert list(stats) == [0, 1]
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(cli, list(args), input=input, prog_name="spidersolve")
+
+
+def assert_error(result, *fragments):
+    """One ``error:`` line on stderr, status 2, nothing on stdout, no traceback."""
+    assert result.exit_code == 2, (result.output, result.exception)
+    assert isinstance(result.exception, SystemExit), result.exception
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+    return lines[0]
+
+
+# -- memory ------------------------------------------------------------------
+
+@pytest.mark.parametrize("command", ["solve", "hint"])
+def test_a_node_limit_beyond_the_memory_cap_is_refused_bug(command):
+    assert_error(run(command, "SP1-S4C-AAAAAFS", "--nodes", "50000000", "--memory", "1G"),
+                 "--nodes 50000000 may need 71.7 GB", "1.5 KB", "--memory cap of 1.0 GB")
+
+
+def test_a_node_limit_beyond_the_memory_available_is_refused_bug():
+    assert_error(run("solve", "SP1-S4C-AAAAAFS", "--nodes", str(10**12)),
+                 "may need", "of memory available")
+
+
+def test_a_batch_beyond_the_memory_cap_is_refused_bug(tmp_path):
+    assert_error(run("batch", "--deals", "0:2", "--nodes", "10000000", "--workers", "2",
+                     "--memory", "10G", "--out", str(tmp_path / "r")),
+                 "--nodes 10000000 may need 14.5 GB", "--memory cap of 10.0 GB")
+    assert not (tmp_path / "r").exists()
+
+
+def test_batch_workers_are_capped_at_the_cores_and_the_memory_bug(tmp_path):
+    result = run("batch", "--deals", "0:2", "--nodes", "2000", "--workers", "1000",
+                 "--out", str(tmp_path / "a"), "--quiet")
+    assert result.exit_code == 0, result.output
+    assert f"note: --workers 1000 capped at {os.cpu_count()}, the number of cores" in \
+        result.stderr
+    result = run("batch", "--deals", "0:2", "--nodes", "2000000", "--workers", "2",
+                 "--memory", "4G", "--out", str(tmp_path / "b"), "--quiet")
+    assert result.exit_code == 0, result.output
+    assert "note: --workers 2 capped at 1: a search of 2000000 nodes may need 3.1 GB" in \
+        result.stderr
+
+
+@pytest.mark.parametrize("command", ["solve", "hint", "batch"])
+def test_help_says_what_a_node_costs_bug(command):
+    result = run(command, "--help")
+    assert result.exit_code == 0
+    assert "1.5 KB" in " ".join(result.stdout.split())
+
+
+@pytest.mark.parametrize("text", ["lots", "-1G", "1Q", "nan", "1e999"])
+def test_a_bad_memory_size_is_one_error_line(text):
+    assert_error(run("solve", "SP1-S1C-AAAAAAD", "--memory", text), "--memory", repr(text))
+
+
+def test_memory_sizes_and_the_estimate():
+    from spidersolve.search.memory import BYTES_PER_NODE, needed_bytes, parse_size
+
+    assert parse_size("500M") == 500 * 2**20
+    assert parse_size("1.5GiB") == 3 * 2**29
+    assert parse_size("4096") == 4096
+    assert needed_bytes(1000, 2) - needed_bytes(0, 2) == 2000 * BYTES_PER_NODE
+
+
+def test_a_huge_deal_range_is_refused_before_it_is_built_bug(tmp_path):
+    assert_error(run("batch", "--deals", "0:34359738368", "--out", str(tmp_path / "r")),
+                 "--deals", "34,359,738,368 deals", "at most 1,000,000")
+    assert_error(run("batch", "--suits", "1,2,4", "--rules", "classic,relaxed", "--deals",
+                     "0:300000", "--out", str(tmp_path / "r")),
+                 "1,500,000 tasks", "at most 1,000,000")
+
+
+# -- data safety ---------------------------------------------------------------
+
+def small_batch(out, deals="0:4", *extra):
+    result = run("batch", "--suits", "1", "--deals", deals, "--nodes", "2000", "--workers",
+                 "1", "--out", str(out), "--quiet", *extra)
+    assert result.exit_code == 0, (result.output, result.exception)
+    return result
+
+
+def test_a_second_batch_into_the_same_out_is_refused_and_drops_nothing_bug(tmp_path):
+    from spidersolve.search import solve
+    from spidersolve.stats import load_results, plan, run_batch
+    from spidersolve.stats.batch import InlineBackend
+
+    out = tmp_path / "res"
+    other_tmp = out / ".part-20990101T000000-feedbeef-000003.parquet.x1y2.tmp"
+    seen = {}
+
+    def solver_that_lets_another_batch_start(position, nodes):
+        if not seen:
+            other_tmp.write_bytes(b"PAR1 another run's half-written part")
+            seen["second"] = run("batch", "--suits", "2", "--deals", "0:2", "--nodes", "2000",
+                                 "--workers", "1", "--out", str(out), "--quiet")
+        return solve(position, nodes=nodes)
+
+    tasks = plan("code", [1], ["classic"], range(4), 2000)
+    run_batch(tasks, out, InlineBackend(), chunk=1, solver=solver_that_lets_another_batch_start)
+    assert_error(seen["second"], "another batch", str(out))
+    assert other_tmp.exists()  # a running writer's temporary file is not deleted
+    assert list(load_results(out)["code"]) == [t.code for t in tasks]
+
+
+def test_parts_that_vanish_while_a_reader_lists_them_are_read_again_bug(tmp_path,
+                                                                           monkeypatch):
+    from spidersolve.stats import load_results
+    from spidersolve.stats import store as store_module
+
+    out = tmp_path / "res"
+    small_batch(out)
+    expected = load_results(out)
+    # a reader lists a part file that a compaction deletes before it is read
+    real_files, real_read = store_module.ResultStore.files, store_module.read_file
+    ghost = out / "part-20990101T000000-feedbeef-000000.parquet"
+    state = {"gone": False}
+
+    def files_with_a_ghost(self):
+        return real_files(self) + ([] if state["gone"] else [ghost])
+
+    def read_and_forget_the_ghost(path):
+        if path == ghost:
+            state["gone"] = True
+        return real_read(path)
+
+    monkeypatch.setattr(store_module.ResultStore, "files", files_with_a_ghost)
+    monkeypatch.setattr(store_module, "read_file", read_and_forget_the_ghost)
+    import pandas as pd
+
+    pd.testing.assert_frame_equal(load_results(out), expected)
+    assert state["gone"]
+
+
+def test_damaged_results_files_are_an_error_never_changed_rows_bug(tmp_path):
+    import random
+
+    import pandas as pd
+
+    from spidersolve.stats import ResultsError, load_results
+
+    out = tmp_path / "res"
+    small_batch(out)
+    path = out / "results.parquet"
+    good = path.read_bytes()
+    expected = load_results(out)
+    rng = random.Random(18)
+    changed = []
+    for trial in range(300):
+        data = bytearray(good)
+        i = rng.randrange(len(data))
+        data[i] ^= 1 << rng.randrange(8)
+        path.write_bytes(bytes(data))
+        try:
+            frame = load_results(out)
+        except ResultsError as err:
+            assert str(path) in str(err) and "\n" not in str(err)
+            continue
+        if not frame.equals(expected):
+            changed.append(i)
+    path.write_bytes(good)
+    assert not changed, f"{len(changed)} flips loaded with changed values"
+
+
+def test_stats_on_a_damaged_file_names_it_and_the_damage_bug(tmp_path):
+    out = tmp_path / "res"
+    small_batch(out)
+    path = out / "results.parquet"
+    damage(path)  # the rows changed but the metadata kept: what a flipped bit in a page does
+    assert_error(run("stats", str(out)), str(path), "damaged", "checksum")
+
+
+def test_a_won_row_whose_moves_or_score_disagree_with_its_line_is_refused_bug(tmp_path):
+    from spidersolve.stats import ResultsError, load_results
+    from spidersolve.stats.store import rows_table, write_atomic
+
+    out = tmp_path / "res"
+    small_batch(out, "0:1")
+    row = load_results(out).to_dict(orient="records")[0]
+    assert row["verdict"] == "won"
+    for field, value, fragment in [("moves", row["moves"] + 1, "moves"),
+                                   ("score", row["score"] - 1, "score"),
+                                   ("first_action", "deal", "first_action")]:
+        bad = dict(row, **{field: value})
+        path = tmp_path / f"bad-{field}.parquet"
+        write_atomic(rows_table([bad], {"runs": []}), path)
+        with pytest.raises(ResultsError, match=fragment):
+            load_results(path)
+
+
+def test_hints_out_keeps_the_old_file_when_writing_fails_bug(tmp_path, monkeypatch):
+    import errno
+
+    import pandas as pd
+
+    out = tmp_path / "res"
+    small_batch(out, "0:2")
+    target = tmp_path / "hints.csv"
+    target.write_text("old,hints\n")
+    real = pd.DataFrame.to_csv
+
+    def disk_full(self, path_or_buf=None, *args, **kwargs):
+        text = real(self, None, *args, **kwargs)
+        path_or_buf.write(text[:len(text) // 2])
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(pd.DataFrame, "to_csv", disk_full)
+    assert_error(run("hints", str(out), "--out", str(target)), "No space left")
+    assert target.read_text() == "old,hints\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hints.csv", "res"]
+
+
+def test_plots_keep_the_old_files_when_writing_fails_bug(tmp_path, monkeypatch):
+    import errno
+
+    from matplotlib.figure import Figure
+
+    out = tmp_path / "res"
+    small_batch(out, "0:2")
+    target = tmp_path / "w.png"
+    target.write_bytes(b"old png")
+
+    def disk_full(self, fname, *args, **kwargs):
+        fname.write(b"\x89PNG half")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Figure, "savefig", disk_full)
+    result = run("stats", str(out), "--plot", str(target))
+    assert result.exit_code == 2  # the table is printed first, then the error
+    assert result.stderr == "error: [Errno 28] No space left on device\n"
+    assert target.read_bytes() == b"old png"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["res", "w.png"]
+
+
+def test_a_finished_batch_run_again_writes_nothing_bug(tmp_path, monkeypatch):
+    import tempfile
+
+    out = tmp_path / "res"
+    small_batch(out)
+    small_batch(out, "0:4")
+    before = {p.name: (p.stat().st_mtime_ns, p.stat().st_ino) for p in out.iterdir()}
+
+    def read_only(*args, **kwargs):
+        raise PermissionError(13, "Permission denied (a read-only folder)")
+
+    monkeypatch.setattr(tempfile, "mkstemp", read_only)
+    result = small_batch(out, "0:4")
+    after = {p.name: (p.stat().st_mtime_ns, p.stat().st_ino) for p in out.iterdir()}
+    assert after == before
+
+
+# -- inputs: one clear line, always ---------------------------------------------
+
+DEAL3 = None
+
+
+def deal3_text():
+    from spidersolve.state import GameCode
+
+    return GameCode.parse("SP1-S4C-AAAAAAD").position().to_text()
+
+
+def test_pysol_numbers_beyond_64_bits_are_refused_by_batch_bug(tmp_path):
+    assert_error(run("batch", "--source", "pysol", "--deals", str(2**63), "--out",
+                     str(tmp_path / "r")), "--deals", "64-bit", "solve pysol:")
+    assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize("budgets", ["1e999", "nan", "inf", "-1e3", "1e400"])
+def test_an_infinite_budget_is_one_error_line_bug(tmp_path, budgets):
+    small_batch(tmp_path / "r", "0:1")
+    assert_error(run("stats", str(tmp_path / "r"), "--budgets", budgets), "--budgets")
+
+
+@pytest.mark.parametrize("address", ["not an address", "http://127.0.0.1:1/x", "tcp://"])
+def test_a_bad_scheduler_address_is_one_error_line_bug(tmp_path, address):
+    assert_error(run("batch", "--deals", "0:1", "--nodes", "100", "--scheduler", address,
+                     "--out", str(tmp_path / "r")), "--scheduler")
+
+
+def test_huge_workers_and_perft_depths_are_refused_bug():
+    assert_error(run("batch", "--deals", "0:1", "--workers", str(2**70)), "--workers")
+    assert_error(run("perft", "SP1-S1C-AAAAAAD", str(2**70)), "DEPTH")
+    assert_error(run("perft", "SP1-S1C-AAAAAAD", "100"), "DEPTH", "10")
+
+
+def test_non_utf8_standard_input_is_one_error_line_bug():
+    result = CliRunner().invoke(cli, ["deal", "-"], input=b"spider 1 classic\n\xff\xfe\n")
+    assert_error(result, "standard input", "UTF-8")
+
+
+def foreign(tmp_path, column, value=None):
+    """A results file whose ``column`` is null (or ``value``) in its first row, no checksum."""
+    import pyarrow.parquet as pq
+
+    from spidersolve.stats import load_results
+
+    small_batch(tmp_path / "r", "0:2")
+    rows = load_results(tmp_path / "r").to_dict(orient="records")
+    rows[0][column] = value
+    import pandas as pd
+
+    from spidersolve.stats.store import frame_table
+
+    path = tmp_path / "foreign.parquet"
+    pq.write_table(frame_table(pd.DataFrame.from_records(rows)), path)
+    return str(path)
+
+
+@pytest.mark.parametrize("column", ["nodes", "node_limit", "code", "moves"])
+@pytest.mark.parametrize("command", [["stats"], ["hints"]])
+def test_nulls_in_a_foreign_results_file_are_one_error_line_bug(tmp_path, column, command):
+    path = foreign(tmp_path, column)
+    assert_error(run(*command, path), path, "row 1", column)
+
+
+@pytest.mark.parametrize("column", ["nodes", "code"])
+def test_batch_into_a_folder_with_nulls_is_one_error_line_bug(tmp_path, column):
+    path = foreign(tmp_path, column)
+    out = tmp_path / "r"
+    for p in out.iterdir():
+        p.unlink()
+    os.replace(path, out / "results.parquet")
+    assert_error(run("batch", "--suits", "1", "--deals", "0:3", "--nodes", "2000", "--out",
+                     str(out), "--workers", "1"), "row 1", column)
+
+
+@pytest.mark.parametrize("code", ["-", "{path}"])
+def test_hints_never_read_a_code_as_stdin_or_a_file_bug(tmp_path, code):
+    victim = tmp_path / "victim.txt"
+    victim.write_text(deal3_text())
+    path = foreign(tmp_path, "code", code.format(path=victim))
+    result = run("hints", path, input="")
+    assert_error(result, "row 1", "code")
+
+
+@pytest.mark.parametrize("column", ["verdict", "suits", "rules"])
+def test_stats_refuses_unknown_verdicts_suits_and_rules_bug(tmp_path, column):
+    value = {"verdict": "WON", "suits": 3, "rules": "foo"}[column]
+    path = foreign(tmp_path, column, value)
+    assert_error(run("stats", path), "row 1", str(value))
+
+
+def test_hints_never_mark_an_unknown_deal_proven_bug(tmp_path):
+    from spidersolve.stats import hints_frame
+    from spidersolve.stats.store import rows_table, write_atomic
+    from spidersolve.stats import load_results
+
+    small_batch(tmp_path / "r", "0:1")
+    row = load_results(tmp_path / "r").to_dict(orient="records")[0]
+    # deal 0 at a limit of 10 nodes: unknown, though a 10,000-node suggestion wins
+    row.update(node_limit=10, nodes=10, verdict="unknown", moves=None, score=None,
+               first_action=None, line=None)
+    path = tmp_path / "small.parquet"
+    write_atomic(rows_table([row], {"runs": []}), path)
+    hint = hints_frame(load_results(path), suggest_nodes=10_000).iloc[0]
+    assert hint["first_action"] is not None
+    assert not bool(hint["proven"])
+    import pandas as pd
+
+    assert pd.isna(hint["moves"])
+
+
+def test_a_column_given_as_1_and_01_is_refused_bug():
+    text = deal3_text().replace("10: 9D 8C KC 9H | 5D\n", "10: 9D 8C KC 9H | 5D\n01: |\n")
+    assert_error(run("deal", "-", input=text), "line 14", "given twice", "line 4")
+
+
+@pytest.mark.parametrize("char", ["\x0c", "\x85", "\u2028", "\x1c", "\x1d", "\x1e", "\v"])
+def test_only_newlines_end_a_line_of_a_position_bug(char):
+    lines = deal3_text().split("\n")
+    lines[3] = lines[3] + char + lines[4]  # columns 1 and 2 joined by the character
+    del lines[4]
+    result = run("deal", "-", input="\n".join(lines))
+    assert_error(result, "line 4")
+
+
+def test_crlf_position_text_is_still_read():
+    result = run("deal", "-", input=deal3_text().replace("\n", "\r\n"))
+    assert result.exit_code == 0, result.output
+    assert result.stdout == deal3_text()
+
+
+@pytest.mark.parametrize("text", ["\u017fP1-S1C-AAAAAAD", "SP1-\u017f1C-AAAAAAD",
+                                  "SP1-S1C-AAAAAA\u212a"])
+def test_non_ascii_letters_are_not_read_as_ascii_ones_in_codes_bug(text):
+    assert_error(run("deal", text))
+
+
+def test_non_ascii_letters_are_not_read_as_ascii_ones_in_positions_bug():
+    text = deal3_text().replace("| 2C", "| 2C").replace("1: 8S", "1: 8\u017f")
+    assert_error(run("deal", "-", input=text), "line 4", "\\u017f")
+    text = deal3_text().replace("spider 4 classic", "\u017fpider 4 classic")
+    assert_error(run("deal", "-", input=text), "line 1")
+
+
+def test_a_byte_order_mark_is_skipped_and_other_invisible_characters_are_shown_bug(tmp_path):
+    path = tmp_path / "bom.txt"
+    path.write_bytes(b"\xef\xbb\xbf" + deal3_text().encode())
+    result = run("deal", str(path))
+    assert result.exit_code == 0 and result.stdout == deal3_text()
+    path.write_bytes(deal3_text().replace("spider", "spi\u200bder").encode())
+    line = assert_error(run("deal", str(path)), "line 1", "\\u200b")
+    assert "\u200b" not in line
+
+
+def test_a_missing_file_and_a_directory_say_so_bug(tmp_path):
+    assert_error(run("solve", str(tmp_path / "nonexist.txt")), "no such file")
+    assert_error(run("solve", str(tmp_path)), "is a directory")
+    assert_error(run("deal", "SP1-S1C-" + "A" * 100_000), "not a game code")
+    assert_error(run("deal", "x" * 100_000), "not a game code")
+
+
+def test_a_closed_pipe_exits_0_quietly_bug():
+    proc = subprocess.run(" ".join(CLI[:2]) + " 'from spidersolve.cli.main import main; main()'"
+                          " codes --suits 1 --count 200000 | head -1", shell=True,
+                          capture_output=True, text=True, executable="/bin/bash")
+    assert proc.stdout == "SP1-S1C-AAAAAAA\n"
+    assert proc.stderr == ""
+    status = subprocess.run(" ".join(CLI[:2]) + " 'from spidersolve.cli.main import main; "
+                            "main()' codes --suits 1 --count 200000 | head -1 >/dev/null; "
+                            "echo ${PIPESTATUS[0]}", shell=True, capture_output=True, text=True,
+                            executable="/bin/bash")
+    assert status.stdout.strip() == "0"
+
+
+# -- results and command-line conventions -----------------------------------------
+
+def test_plain_pandas_reads_integers_timestamps_and_categories_bug(tmp_path):
+    import pandas as pd
+    import pyarrow.parquet as pq
+
+    small_batch(tmp_path / "r", "0:2")
+    small_batch(tmp_path / "r", "0:2", "--nodes", "300")  # an unknown row: null moves
+    path = tmp_path / "r" / "results.parquet"
+    frame = pd.read_parquet(path)
+    for column in ("suits", "deal", "node_limit", "nodes", "moves", "score"):
+        assert frame[column].dtype == pd.Int64Dtype(), column
+    assert frame["moves"].isna().any() and frame["moves"].notna().any()
+    assert str(frame["time"].dtype).startswith("datetime64") and frame["time"].dt.tz is not None
+    for column in ("source", "rules", "verdict", "version"):
+        assert isinstance(frame[column].dtype, pd.CategoricalDtype), column
+    schema = pq.read_schema(path)
+    for field in schema:
+        assert field.metadata and field.metadata.get(b"description"), field.name
+    assert b"positions expanded" in schema.field("nodes").metadata[b"description"]
+
+
+def test_results_files_of_the_first_format_are_still_read(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from spidersolve.stats import load_results
+
+    from spidersolve.stats.store import ADDED
+
+    small_batch(tmp_path / "r", "0:2")
+    new = load_results(tmp_path / "r")
+    first = new.drop(columns=list(ADDED))  # the first format had no player, samples, seed
+    old_schema = pa.schema([(name, pa.int64() if name in ("suits", "deal", "node_limit",
+                                                           "nodes", "moves", "score")
+                             else pa.float64() if name == "seconds" else pa.string())
+                            for name in first.columns])
+    path = tmp_path / "old.parquet"
+    pq.write_table(pa.Table.from_pandas(first, schema=old_schema, preserve_index=False), path)
+    import pandas as pd
+
+    pd.testing.assert_frame_equal(load_results(path), new)
+    assert new["time"].str.endswith("Z").all()
+
+
+def test_stats_json_is_one_object_bug(tmp_path):
+    import json
+
+    small_batch(tmp_path / "r", "0:2")
+    result = run("stats", str(tmp_path / "r"), "--json", "--budgets", "1000")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert isinstance(data, dict)
+    assert [g["deals"] for g in data["groups"]] == [2]
+    assert data["groups"][0]["budgets"][0]["budget"] == 1000
+
+
+def test_dash_h_is_help_bug():
+    for args in (["-h"], ["solve", "-h"], ["batch", "-h"]):
+        result = run(*args)
+        assert result.exit_code == 0 and result.stdout.startswith("Usage: spidersolve")
+
+
+def test_a_mistyped_command_says_did_you_mean_bug():
+    assert_error(run("solv", "SP1-S1C-AAAAAAD"), "no such command 'solv'",
+                 "did you mean 'solve'")
+    assert_error(run("zzzz"), "no such command 'zzzz'")
+
+
+def test_every_node_option_takes_1e4_bug(tmp_path):
+    small_batch(tmp_path / "r", "0:1", "--nodes", "300")
+    result = run("hints", str(tmp_path / "r"), "--suggest-nodes", "1e3")
+    assert result.exit_code == 0, result.output
+    for command in ("solve", "hint"):
+        result = run(command, "SP1-S1C-AAAAAAD", "--nodes", "1e4", "--json")
+        assert result.exit_code == 0, result.output
+
+
+def test_top_level_help_does_not_cut_a_summary_bug():
+    text = run("--help").stdout
+    commands = text.split("Commands:")[1]
+    assert "..." not in commands
+    flat = " ".join(commands.split())
+    assert "Solve every deal of a range under each setting; write one row per deal." in flat
+    assert "Replay LINE (actions separated by spaces, like '1>8 8>7x2 deal') from SOURCE." \
+        in flat
+
+
+def test_solve_json_with_words_gives_the_line_in_words_bug():
+    import json
+
+    result = run("solve", "SP1-S1C-AAAAAAD", "--json", "--words")
+    data = json.loads(result.stdout)
+    assert len(data["words"]) == data["moves"]
+    assert data["words"][0].startswith("move ")
+    assert "with --json" in " ".join(run("solve", "--help").stdout.split())
+    assert "with --json" in " ".join(run("deal", "--help").stdout.split())
+
+
+def test_hint_on_a_stuck_position_says_stuck_in_text_and_json_bug():
+    import json
+
+    from test_hint import STUCK_TEXT
+
+    text = run("hint", "-", input=STUCK_TEXT).stdout
+    data = json.loads(run("hint", "-", "--json", input=STUCK_TEXT).stdout)
+    assert data["status"] == "stuck" and text.startswith("stuck: ")
+
+
+def test_batch_draws_a_bar_only_on_a_terminal_bug(tmp_path):
+    args = ["batch", "--suits", "1", "--deals", "0:2", "--nodes", "2000", "--workers", "1",
+            "--out", str(tmp_path / "r")]
+    result = run(*args)
+    assert result.exit_code == 0 and "batch:" not in result.stderr
+    assert "2 solved now" in result.stdout
+    result = run(*args, "--deals", "0:3", "--progress")
+    assert result.exit_code == 0 and "batch:" in result.stderr and "3/3" in result.stderr
+    result = run(*args, "--progress")
+    assert result.exit_code == 0 and "batch:" not in result.stderr
+    assert "nothing to do" in result.stdout
+
+
+def damage(path):
+    """Rewrite a results file with changed verdicts and its old metadata (checksum)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(path)
+    verdicts = pa.array(["unknown"] * table.num_rows, table.schema.field("verdict").type)
+    damaged = table.set_column(table.schema.get_field_index("verdict"), "verdict", verdicts)
+    pq.write_table(damaged.replace_schema_metadata(table.schema.metadata), path)
+
+
+def test_batch_repair_sets_a_damaged_file_aside_and_solves_its_deals_again_bug(tmp_path):
+    from spidersolve.stats import load_results
+    from spidersolve.stats.store import VOLATILE
+
+    out = tmp_path / "res"
+    small_batch(out)
+    good = load_results(out).drop(columns=VOLATILE)
+    damage(out / "results.parquet")
+    assert_error(run("batch", "--suits", "1", "--deals", "0:4", "--nodes", "2000", "--out",
+                     str(out), "--workers", "1"), "damaged", "--repair")
+    result = run("batch", "--suits", "1", "--deals", "0:4", "--nodes", "2000", "--out",
+                 str(out), "--workers", "1", "--repair")
+    assert result.exit_code == 0, result.output
+    assert "results.parquet.damaged" in result.stderr
+    assert "4 solved now" in result.stdout
+    assert load_results(out).drop(columns=VOLATILE).equals(good)
+    assert (out / "results.parquet.damaged").exists()
+
+
+def test_stats_on_an_interrupted_run_says_how_many_deals_are_missing_bug(tmp_path):
+    import json
+
+    from spidersolve.search import solve
+    from spidersolve.state import GameCode
+    from spidersolve.stats import plan, run_batch
+    from spidersolve.stats.batch import InlineBackend
+
+    class Killed(Exception):
+        pass
+
+    def killed_on_deal_2(position, nodes):
+        if position == GameCode(1, "classic", 2).position():
+            raise Killed()
+        return solve(position, nodes=nodes)
+
+    meta = {"source": "code", "deals": "0:6", "settings": ["1 classic"], "node_limit": 500}
+    with pytest.raises(Killed):
+        run_batch(plan("code", [1], ["classic"], range(6), 500), tmp_path / "r",
+                  InlineBackend(), chunk=1, settings_meta=meta, solver=killed_on_deal_2)
+    result = run("stats", str(tmp_path / "r"))
+    assert result.exit_code == 0, result.output
+    assert "4 of the 6 deals planned by the runs that wrote these results are missing" in \
+        " ".join(result.stdout.split())
+    data = json.loads(run("stats", str(tmp_path / "r"), "--json").stdout)
+    assert (data["planned"], data["missing"]) == (6, 4)
+
+
+def test_the_upper_bound_has_its_interval_too_bug(tmp_path):
+    import sys
+
+    sys.path.insert(0, os.path.dirname(__file__))
+    from test_stats import hand_table
+
+    from spidersolve.stats import summary, wilson_interval
+    from spidersolve.stats.store import ResultStore
+
+    store = ResultStore(tmp_path / "res")
+    store.open_for_writing()
+    store.write_part(hand_table(), {"run_id": "a"}, 0)
+    store.close()
+    from spidersolve.stats import load_results
+
+    one = summary(load_results(tmp_path / "res"), ["suits"]).iloc[0]
+    low, high = wilson_interval(1, 10)  # 1 lost of 10
+    assert (one.win_high_ci_low, one.win_high_ci_high) == pytest.approx((1 - high, 1 - low))
+    text = run("stats", str(tmp_path / "res"), "--by", "suits").stdout
+    assert f"{100 * (1 - high):.1f}% - {100 * (1 - low):.1f}%" in text
+
+
+def test_the_upper_bounds_are_told_apart_in_the_plot_bug(tmp_path):
+    import sys
+
+    sys.path.insert(0, os.path.dirname(__file__))
+    from test_stats import hand_table, row
+
+    from spidersolve.stats.plots import winrate_figure
+    from spidersolve.stats.store import rows_table, write_atomic
+    from spidersolve.stats import load_results
+
+    rows = hand_table() + [row(2, "classic", d, "won", 100 * (d + 1), moves=150)
+                           for d in range(4)]
+    write_atomic(rows_table(rows, {"runs": []}), tmp_path / "r.parquet")
+    (ax,) = winrate_figure(load_results(tmp_path / "r.parquet")).axes
+    dashed = [line for line in ax.get_lines() if line.get_linestyle() not in ("-", "solid")]
+    assert len(dashed) == 3
+    # each group's dashes in their own phase, so that lines at 100% do not hide each other
+    assert len({line._unscaled_dash_pattern[0] for line in dashed}) == 3
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert any("1 - lost/N" in label for label in labels)
+    assert ax.get_xlim()[0] == pytest.approx(10)  # where the curves start
+
+
+def test_hints_suggestions_beyond_the_memory_available_are_refused(tmp_path):
+    small_batch(tmp_path / "r", "0:1")
+    assert_error(run("hints", str(tmp_path / "r"), "--suggest-nodes", str(10**12)),
+                 "--suggest-nodes 1000000000000 may need")
+
+
+def test_plot_writes_the_format_its_extension_names_bug(tmp_path):
+    small_batch(tmp_path / "r", "0:2")
+    for name, magic in [("w.pdf", b"%PDF"), ("w.svg", b"<?xml"), ("w.png", b"\x89PNG")]:
+        result = run("stats", str(tmp_path / "r"), "--plot", str(tmp_path / name))
+        assert result.exit_code == 0, result.output
+        assert (tmp_path / name).read_bytes().startswith(magic)
+        nodes = tmp_path / name.replace("w.", "w-nodes.")
+        assert nodes.read_bytes().startswith(magic)
+    assert_error(run("stats", str(tmp_path / "r"), "--plot", str(tmp_path / "w.jpg"), "--json"),
+                 ".png, .svg or .pdf")
+
+
+@pytest.mark.parametrize("char", ["\x0c", "\x85", "\u2028", "\u3000"])
+def test_only_ascii_white_space_separates_the_actions_of_a_line_bug(char):
+    assert run("replay", "SP1-S1C-AAAAAAD", "1>8 8>7x2").exit_code == 0
+    line = assert_error(run("replay", "SP1-S1C-AAAAAAD", f"1>8{char}8>7x2"), "action 1")
+    assert char not in line
+
+
+def test_play_shows_an_unknown_command_with_its_invisible_characters():
+    result = run("play", "SP1-S1C-AAAAAAD", input="quit\u200b\nquit\n")
+    assert "unknown command 'quit\\u200b'" in result.stdout
+
+
+def test_two_batch_processes_into_one_out_bug(tmp_path):
+    """The issue's scenario with real processes: the second refuses, no row is lost."""
+    from spidersolve.stats import load_results
+
+    out = tmp_path / "res"
+    first = subprocess.Popen(CLI + ["batch", "--suits", "4", "--deals", "0:8", "--nodes",
+                                    "100000", "--workers", "1", "--chunk", "1", "--quiet",
+                                    "--out", str(out)], stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not list(out.glob("part-*.parquet")) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert first.poll() is None, "the first batch ended before the second started"
+    second = subprocess.run(CLI + ["batch", "--suits", "1", "--deals", "0:3", "--nodes",
+                                   "2000", "--workers", "1", "--out", str(out)],
+                            capture_output=True, text=True, timeout=60)
+    assert second.returncode == 2
+    assert second.stderr.startswith("error: another batch is writing to")
+    assert len(second.stderr.splitlines()) == 1
+    assert first.wait(timeout=120) == 0, first.stderr.read()
+    assert sorted(load_results(out)["deal"]) == list(range(8))
+    again = subprocess.run(CLI + ["batch", "--suits", "1", "--deals", "0:3", "--nodes", "2000",
+                                  "--workers", "1", "--out", str(out), "--quiet"],
+                           capture_output=True, text=True, timeout=60)
+    assert again.returncode == 0, again.stderr
+    assert len(load_results(out)) == 11
+
+
+# -- honest rows (issue 14's player, samples and seed columns) -----------------
+
+def honest_rows():
+    """A won and two lost honest games of SP1-S1C-AAAAAAD, as batch --player honest writes."""
+    from spidersolve.search import solve
+
+    won = solve("SP1-S1C-AAAAAAD", nodes=20_000)
+    base = {"source": "code", "code": "SP1-S1C-AAAAAAD", "suits": 1, "rules": "classic",
+            "deal": 3, "node_limit": 2000, "nodes": 50_000, "seconds": 1.5,
+            "version": "0.1.0", "time": "2026-12-01T09:00:00Z", "player": "honest",
+            "samples": 8}
+    return [
+        dict(base, seed=0, verdict="won", moves=won.moves, score=won.score,
+             first_action=won.line[0].text(), line=won.line_text),
+        dict(base, seed=1, verdict="lost", moves=2, score=498, first_action="1>8",
+             line="1>8 8>7x2"),
+        dict(base, seed=2, verdict="lost", moves=0, score=500, first_action=None, line=""),
+    ]
+
+
+def write_rows(path, rows):
+    from spidersolve.stats.store import rows_table, write_atomic
+
+    write_atomic(rows_table(rows, {"runs": []}), path)
+    return str(path)
+
+
+def test_honest_rows_pass_the_row_checks(tmp_path):
+    from spidersolve.stats import load_results
+
+    frame = load_results(write_rows(tmp_path / "r.parquet", honest_rows()))
+    assert list(frame["verdict"]) == ["won", "lost", "lost"]
+    assert list(frame["player"]) == ["honest"] * 3
+    assert frame["moves"].iloc[1] == 2 and frame["line"].iloc[2] == ""
+
+
+@pytest.mark.parametrize("change,fragment", [
+    ({"verdict": "unknown"}, "won or lost"),
+    ({"line": None}, "line, moves and score"),
+    ({"moves": 3}, "moves 3 but its line has 2 actions"),
+    ({"score": 497}, "score 497"),
+    ({"first_action": "8>7x2"}, "first_action"),
+    ({"samples": 0}, "samples 0"),
+    ({"player": "robot"}, "player 'robot'"),
+])
+def test_bad_honest_rows_are_one_error_line_naming_the_row(tmp_path, change, fragment):
+    rows = honest_rows()
+    rows[1].update(change)
+    path = write_rows(tmp_path / "r.parquet", rows)
+    assert_error(run("stats", path), path, "row 2", fragment)
+
+
+def test_a_solver_row_with_samples_or_a_seed_is_an_error(tmp_path):
+    from spidersolve.stats import load_results
+
+    small_batch(tmp_path / "r", "0:2")
+    rows = load_results(tmp_path / "r").to_dict(orient="records")
+    rows[0]["seed"] = 5
+    path = write_rows(tmp_path / "bad.parquet", rows)
+    assert_error(run("stats", path), path, "row 1", "seed 5")
+
+
+def test_a_file_from_before_the_player_columns_reads_as_the_solvers_with_its_checksum(
+        tmp_path):
+    import json
+
+    import pyarrow.parquet as pq
+
+    from spidersolve.stats import ResultsError, load_results
+    from spidersolve.stats.store import ADDED, META_KEY, content_hash
+
+    small_batch(tmp_path / "r", "0:3")
+    table = pq.read_table(tmp_path / "r" / "results.parquet")
+    old = table.drop_columns(list(ADDED))
+    meta = json.loads(old.schema.metadata[META_KEY])
+    meta.pop("sha256")
+    meta["sha256"] = content_hash(old, meta, old.schema.names)
+    metadata = dict(old.schema.metadata)
+    metadata[META_KEY] = json.dumps(meta).encode()
+    old = old.replace_schema_metadata(metadata)
+    path = tmp_path / "old.parquet"
+    pq.write_table(old, path)
+    frame = load_results(path)
+    assert list(frame["player"]) == ["solver"] * 3
+    assert list(frame["samples"]) == [0] * 3 and list(frame["seed"]) == [0] * 3
+    # the checksum still guards the columns it covers
+    damaged = old.set_column(old.schema.names.index("nodes"), "nodes",
+                             pa_array([1, 1, 1]))
+    pq.write_table(damaged, path)
+    with pytest.raises(ResultsError, match="checksum"):
+        load_results(path)
+
+
+def pa_array(values):
+    import pyarrow as pa
+
+    return pa.array(values, pa.int64())
+
+
+def test_an_honest_batch_checks_memory_without_a_node_limit_and_reads_back(tmp_path):
+    import json
+
+    out = tmp_path / "res"
+    # --nodes defaults to None (by suits): the guard budgets the largest search a game runs
+    assert_error(run("batch", "--player", "honest", "--suits", "1", "--deals", "3",
+                     "--memory", "100M", "--out", str(out)), "--memory")
+    result = run("batch", "--player", "honest", "--suits", "1", "--deals", "3", "--samples",
+                 "1", "--workers", "1", "--out", str(out), "--memory", "2G")
+    assert result.exit_code == 0, (result.output, result.exception)
+    stats = json.loads(run("stats", str(out), "--json").stdout)
+    assert stats["groups"] == [] and stats["missing"] == 0
+    assert [(h["games"], h["samples"], h["node_limit"]) for h in stats["honest"]] == [
+        (1, 1, 2000)]
