@@ -42,8 +42,10 @@ from .board import PLAIN, Style, plural, table_text
 from .cards import RANKS, SUIT_NAMES, ascii_lower, card_rank, card_suit, card_text
 from .errors import SpiderError, shown
 from .show import marked_cards
-from .state import (DEAL, Action, Game, GameCode, IllegalAction, Position, PysolDeal,
-                    legal_actions, line_text, parse_line, replay, why_illegal)
+from .cards import UNKNOWN, parse_card
+from .state import (DEAL, Action, Game, GameCode, HiddenCard, IllegalAction, Position,
+                    PysolDeal, legal_actions, line_text, parse_line, replay, why_illegal)
+from .state.visible import name_deal, name_down
 from .state.position import N_COLS
 from .state.rules import run_length
 from .state.words import action_outcome, outcome_sentence
@@ -63,7 +65,10 @@ commands (columns are 1..10):
   redo      play again the action last taken back
   restart   go back to the start of the game (redo plays it forward again)
   moves, m  list the legal actions, as you would type them
-  hint      ask the solver for the next action
+  hint      ask the solver for the next action (honest when cards are unknown: ??)
+  turn 7 QH name the card that turned up in column 7 (a game with ?? cards)
+  deal 5D 6C ... deal, naming the ten cards that fall, column 1 first (unknown stock)
+  cancel    take back an action that waits for a card to be named
   score     the moves and the score
   show      show the table again
   save FILE save the game: 'spidersolve play FILE' resumes it
@@ -108,6 +113,9 @@ class PlaySession:
         self._redo: list[tuple[Action, Game]] = []
         self._marked: tuple = ()
         self.finished = False
+        # An action that turns up a card this game does not know (a game with ??):
+        # it waits for the card, named with ``turn COL CARD``; the column it waits on.
+        self._pending: tuple[Action, int] | None = None
 
     def fast_forward(self, actions) -> None:
         """Play ``actions`` silently, as if typed: they can be undone (``IllegalAction``
@@ -150,6 +158,18 @@ class PlaySession:
             return ""
         if self.finished:
             return "the game is over: " + ("won" if self.game.won else "you quit")
+        if word.split(" ", 1)[0] == "turn":
+            return self._turn(text[4:].strip())
+        if self._pending is not None and word not in (
+                "help", "?", "h", "quit", "exit", "q", "show", "table", "look", "score",
+                "undo", "u", "cancel", "hint"):
+            action, col = self._pending
+            return (f"refused: {action.text()} waits for the card that turned up in column "
+                    f"{col + 1}: turn {col + 1} CARD (or cancel)")
+        if self._pending is not None and word in ("undo", "u", "cancel"):
+            action, _col = self._pending
+            self._pending = None
+            return self._with_table(f"cancelled {action.text()}")
         if word in ("help", "?", "h"):
             return HELP_TEXT
         if word in ("quit", "exit", "q"):
@@ -171,6 +191,8 @@ class PlaySession:
             return self._hint()
         if word in ("deal", "d"):
             return self._play(DEAL)
+        if word.split(" ", 1)[0] in ("deal", "d"):
+            return self._deal_named(text.split(None, 1)[1])
         if word == "save" or word.startswith("save "):
             return self._save(text[4:].strip())
         if text.isascii() and text.isdigit():
@@ -204,11 +226,98 @@ class PlaySession:
             return f"refused: {action.text()}: {reason}"
         try:
             after = before.play(action)
-        except IllegalAction as err:  # an unknown card (??) would turn face up
+        except HiddenCard as err:  # a card this game does not know would turn up
+            return self._ask_for_card(action, err)
+        except IllegalAction as err:
             return f"refused: {err}"
         self._undo.append(before)
         self._redo.clear()
         return self._arrive(action, before, after)
+
+    # -- a game with unknown cards (??): naming what turns up ----------------------
+    # Cards named so far, by their place in the start position: ("down", col, index)
+    # or ("stock", index); undo and restart keep them known.
+    _names: dict | None = None
+
+    def _name(self, named: Position) -> None:
+        """Make ``named`` (the position with cards just named) the game, and remember them."""
+        pos, first = self.game.position, self._first.position
+        names = self._names if self._names is not None else {}
+        for c in range(N_COLS):
+            for i, (old, new) in enumerate(zip(pos.down[c], named.down[c])):
+                if old != new:
+                    names[("down", c, i)] = new
+        shift = len(first.stock) - len(pos.stock)
+        for i, (old, new) in enumerate(zip(pos.stock, named.stock)):
+            if old != new:
+                names[("stock", shift + i)] = new
+        self._names = names
+        self.game = Game(named, self.game.moves, self.game.score)
+        self._first = self._known(self._first)
+        self._undo = deque((self._known(g) for g in self._undo), maxlen=MAX_UNDO)
+
+    def _known(self, game: Game) -> Game:
+        """``game`` with every card named so far filled in where it is still ``??``."""
+        if not self._names:
+            return game
+        pos = game.position
+        down = [list(col) for col in pos.down]
+        stock = list(pos.stock)
+        shift = len(self._first.position.stock) - len(stock)
+        for place, card in self._names.items():
+            if place[0] == "down":
+                _kind, c, i = place
+                if i < len(down[c]) and down[c][i] == UNKNOWN:
+                    down[c][i] = card
+            elif 0 <= place[1] - shift < len(stock) and stock[place[1] - shift] == UNKNOWN:
+                stock[place[1] - shift] = card
+        known = Position.make(pos.suits, pos.rules, down, pos.up, stock, pos.removed)
+        return Game(known, game.moves, game.score)
+
+    def _ask_for_card(self, action: Action, err: HiddenCard) -> str:
+        if err.col is None:
+            return ("refused: the next ten stock cards are not known: name them as they are "
+                    "dealt, column 1 first: deal CARD CARD ... (ten cards)")
+        self._pending = (action, err.col)
+        col = err.col + 1
+        return (f"{action.text()}: a face-down card turns up in column {col}: name it with "
+                f"'turn {col} CARD' (or cancel)")
+
+    def _turn(self, rest: str) -> str:
+        """``turn COL CARD``: the card that turned up in column COL."""
+        if self._pending is None:
+            return ("refused: no card is waiting to be named: turn COL CARD names the card an "
+                    "action turns up, after the action")
+        action, col = self._pending
+        parts = rest.split()
+        if len(parts) != 2 or not (parts[0].isascii() and parts[0].isdigit()):
+            return f"refused: write turn {col + 1} CARD, for example turn {col + 1} QH"
+        if int(parts[0]) != col + 1:
+            return f"refused: the card that turns up is in column {col + 1}, not {parts[0]}"
+        try:
+            card = parse_card(parts[1])
+            named = name_down(self.game.position, col, card)
+        except SpiderError as err:
+            return f"refused: {err}"
+        self._pending = None
+        self._name(named)
+        return self._play(action)
+
+    def _deal_named(self, cards_text: str) -> str:
+        """``deal C1 ... C10``: deal, naming the ten cards as they fall, column 1 first."""
+        if self._pending is not None:
+            action, col = self._pending
+            return f"refused: {action.text()} waits for the card in column {col + 1} first"
+        try:
+            cards = [parse_card(tok) for tok in cards_text.split()]
+            named = name_deal(self.game.position, cards)
+        except SpiderError as err:
+            return f"refused: {err}"
+        reason = why_illegal(named, DEAL)
+        if reason:
+            return f"refused: deal: {reason}"
+        self._name(named)
+        return self._play(DEAL)
 
     def _arrive(self, action: Action, before: Game, after: Game, verb: str = "") -> str:
         """Make ``after`` the game, reached by ``action`` from ``before``; say so."""
@@ -270,13 +379,12 @@ class PlaySession:
 
     def _hint(self) -> str:
         pos = self.game.position
-        if pos.has_unknown:
-            return ("refused: the solver needs every face-down card, and this position has "
-                    "unknown ones (??)")
-        try:
-            from .search import hint
-        except ImportError:
-            return "refused: the solver is not available in this installation"
+        if pos.has_unknown:  # the honest advisor: it sees only what the player sees
+            from .search.honest import advise, default_workers
+
+            return honest_hint_text(advise(pos, workers=default_workers()), pos)
+        from .search import hint
+
         res = hint(pos, nodes=HINT_NODES)
         return hint_text(res, pos)
 
@@ -387,6 +495,17 @@ def read_saved_game(text: str, where: str = "saved game") -> SavedGame | None:
             raise SpiderError(f"{where}: the line from {start} does not lead to the saved "
                               "position, moves and score")
     return SavedGame(game, line, start, first)
+
+
+def honest_hint_text(res, pos) -> str:
+    """One line for the honest advisor's hint ``res`` from ``pos``."""
+    if res.status == "won":
+        return "hint: the game is already won"
+    if res.status == "stuck":
+        return "hint: no legal action is left"
+    return (f"hint: {res.action.text()} ({res.words}); honest: {res.wins} of "
+            f"{plural(res.scored, 'sample')} won after it ({plural(res.nodes, 'node')}, "
+            f"{res.seconds:.1f} s)")
 
 
 def hint_text(res, pos) -> str:

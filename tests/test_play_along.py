@@ -1,0 +1,94 @@
+"""Playing along with a real table or another app: a game with unknown cards (??)."""
+
+from __future__ import annotations
+
+from spidersolve.cards import card_text
+from spidersolve.play import PlaySession
+from spidersolve.state import Game, GameCode, replay
+from spidersolve.state.visible import visible_of
+
+CODE = "SP1-S1C-AAAAAAD"
+
+
+def _session():
+    full = GameCode.parse(CODE).position()
+    return full, PlaySession(Game.start(visible_of(full)))
+
+
+def test_a_move_that_turns_up_an_unknown_card_asks_for_it_and_turn_names_it():
+    full, s = _session()
+    said = s.handle("1>8")
+    assert "a face-down card turns up in column 1" in said and "turn 1 CARD" in said
+    assert s.line == ""  # nothing played yet
+    assert s.handle("deal").startswith("refused: 1>8 waits for the card")
+    assert s.handle("turn 2 KS").startswith("refused: the card that turns up is in column 1")
+    card = card_text(full.down[0][-1])
+    said = s.handle(f"turn 1 {card}")
+    assert said.startswith(f"1>8: move the 2S") and f"the {card} in column 1 turns up" in said
+    assert s.line == "1>8"
+    assert s.game.position.up == replay(full, "1>8").position.up
+
+
+def test_a_card_that_cannot_be_hidden_is_refused_with_the_reason():
+    _full, s = _session()
+    s.handle("1>8")
+    said = s.handle("turn 1 AH")
+    assert said.startswith("refused:") and "not in a 1-suit deck" in said
+    assert s.handle("turn 1 XX").startswith("refused:")
+    assert s.handle("turn").startswith("refused: write turn 1 CARD")
+
+
+def test_cancel_takes_back_the_waiting_action():
+    _full, s = _session()
+    s.handle("1>8")
+    assert s.handle("cancel").startswith("cancelled 1>8")
+    assert s.handle("turn 1 KS").startswith("refused: no card is waiting")
+
+
+def test_a_deal_from_an_unknown_stock_needs_its_ten_cards():
+    full, s = _session()
+    said = s.handle("deal")
+    assert said.startswith("refused: the next ten stock cards are not known")
+    assert s.handle("deal AS 2S").startswith("refused: a deal is ten cards")
+    cards = " ".join(card_text(c) for c in full.stock[:10])
+    said = s.handle("deal " + cards)
+    assert said.startswith("deal: deal a row (4 deals left)")
+    assert s.game.position.up == replay(full, "deal").position.up
+
+
+def test_named_cards_stay_known_through_undo_restart_and_redo():
+    full, s = _session()
+    s.handle("1>8")
+    s.handle(f"turn 1 {card_text(full.down[0][-1])}")
+    s.handle("undo")
+    assert s.handle("1>8").startswith("1>8: move the 2S")  # no second question
+    s.handle("restart")
+    assert s.handle("redo").startswith("redid 1>8")
+    assert s.game.position.up == replay(full, "1>8").position.up
+
+
+def test_a_whole_game_followed_card_by_card_ends_as_the_real_one():
+    full = GameCode.parse(CODE).position()
+    from spidersolve.search import solve
+
+    line = solve(full).line
+    s = PlaySession(Game.start(visible_of(full)))
+    real = Game.start(full)
+    for action in line:
+        said = s.handle(action.text() if not action.is_deal else "deal")
+        while "turn" in said and "CARD" in said:  # name what turned up, as at a table
+            col = int(said.split("column ")[1].split(":")[0]) - 1
+            top = real.play(action).position
+            shown = top.up[col][0] if top.up[col] else None
+            said = s.handle(f"turn {col + 1} {card_text(shown)}")
+        if said.startswith("refused: the next ten stock cards"):
+            said = s.handle("deal " + " ".join(card_text(c) for c in real.position.stock[:10]))
+        real = real.play(action)
+        assert s.game.position.up == real.position.up, said
+    assert s.game.won
+
+
+def test_hint_in_a_game_with_unknown_cards_is_honest():
+    _full, s = _session()
+    said = s.handle("hint")
+    assert said.startswith("hint: ") and "honest:" in said and "samples won after it" in said
