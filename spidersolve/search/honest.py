@@ -115,10 +115,6 @@ def frontier_key(view: Position, plan) -> tuple:
 
 
 REVEALS_CARD, DEALS, REVEALS_NOTHING = 0, 1, 2
-USE_VALUE = os.environ.get("SPIDER_HONEST_VALUE", "1") == "1"
-DEAL_MARGIN = float(os.environ.get("SPIDER_HONEST_DEAL_MARGIN", "0"))
-HONEST_SCHEDULE = tuple(int(x) for x in os.environ.get("SPIDER_HONEST_SCHEDULE",
-                                                       "0,1,2,3,4,5").split(","))
 # The value of a sample searched after a plan: a win is better, a loss worse, than any
 # heuristic value the search reaches (its values stay far inside these).
 WON_VALUE, LOST_VALUE = -(1 << 20), 1 << 20
@@ -147,7 +143,7 @@ def _solve(position: Position, nodes: int) -> tuple[bool, tuple[Action, ...], in
         return True, (), 0, WON_VALUE
     if not legal_actions(position):
         return False, (), 0, LOST_VALUE
-    run = _Search(Game.start(position), nodes, schedule=HONEST_SCHEDULE)
+    run = _Search(Game.start(position), nodes)
     if run.verdict == "won":
         return True, run.winning_line(), run.nodes, WON_VALUE
     if run.verdict == "lost":
@@ -245,10 +241,8 @@ class _Candidate:
     def rank(self):
         """Sort key: most wins per sample scored, then the best mean value, then the kind."""
         scored = max(1, self.scored)
-        share = self.wins / scored - (DEAL_MARGIN if self.kind == DEALS else 0.0)
-        if not USE_VALUE:
-            return (-share, self.kind, -self.won_votes, -self.votes)
-        return (-share, self.value / scored, self.kind, -self.won_votes, -self.votes)
+        return (-self.wins / scored, self.value / scored, self.kind, -self.won_votes,
+                -self.votes)
 
 
 def _choose(view, legal, n_samples, seed, nodes, method, top, pool):
