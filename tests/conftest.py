@@ -39,6 +39,18 @@ def vector_id(row: dict) -> str:
     return "row"
 
 
+def assert_error(result, *fragments):
+    """One ``error:`` line on stderr, status 2, nothing on stdout, no traceback."""
+    assert result.exit_code == 2, (result.output, result.exception)
+    assert isinstance(result.exception, SystemExit), result.exception
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+    return lines[0]
+
+
 def pytest_sessionstart(session):
     """Compile (or load) the numba kernels once, before any test runs.
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from conftest import read_vectors
+from conftest import assert_error, read_vectors
 from test_rules import LOST
 
 from spidersolve.cli.main import cli
@@ -29,16 +29,6 @@ def ok(*args, input=None):
     return result.stdout
 
 
-def assert_error(result, *fragments):
-    """One ``error:`` line on stderr, status 2, nothing on stdout, no traceback."""
-    assert result.exit_code == 2, result.output
-    assert isinstance(result.exception, SystemExit)
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
-    return lines[0]
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ import sys
 import time
 
 import pytest
+from conftest import assert_error
 from click.testing import CliRunner
 
 from spidersolve.cli.main import cli
@@ -130,16 +131,6 @@ def run(*args, input=None):
     return CliRunner().invoke(cli, list(args), input=input, prog_name="spidersolve")
 
 
-def assert_error(result, *fragments):
-    """One ``error:`` line on stderr, status 2, nothing on stdout, no traceback."""
-    assert result.exit_code == 2, (result.output, result.exception)
-    assert isinstance(result.exception, SystemExit), result.exception
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
-    return lines[0]
 
 
 # -- memory ------------------------------------------------------------------
