@@ -156,7 +156,7 @@ def test_unknown_card_cannot_be_turned_up(position_file):
 
 def test_perft_refuses_a_position_with_unknown_cards(position_file):
     text = DEAL3.replace("1: 8S AC TD AS KD | 2C", "1: 8S AC TD AS ?? | 2C")
-    assert_error(run("perft", position_file(text), "2"), "unknown face-down cards")
+    assert_error(run("perft", position_file(text), "2"), "unknown cards (??)")
 
 
 # -- perft ---------------------------------------------------------------

@@ -194,7 +194,7 @@ def test_already_won_game_is_won_with_an_empty_line():
 
 def test_unknown_cards_cannot_be_solved():
     text = STUCK_TEXT.replace("1: 2S 2H | AS", "1: ?? ?? | AS")
-    with pytest.raises(ValueError, match="unknown face-down cards"):
+    with pytest.raises(ValueError, match="unknown cards"):
         solve(Position.from_text(text))
 
 

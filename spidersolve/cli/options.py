@@ -101,7 +101,7 @@ def fail(message: str) -> None:
 
 def needs_full_knowledge(position: Position, what: str) -> None:
     if position.has_unknown:
-        fail(f"the position has unknown face-down cards (??), so it cannot be {what} with full "
+        fail(f"the position has unknown cards (??), so it cannot be {what} with full "
              "knowledge: give the game code with --after LINE instead")
 
 

@@ -69,7 +69,7 @@ class _Search:
         if not 1 <= nodes <= MAX_NODES:
             raise SpiderError(f"the node limit must be 1 .. {MAX_NODES}, not {nodes}")
         if position.has_unknown:
-            raise SpiderError("the position has unknown face-down cards (??) and cannot be "
+            raise SpiderError("the position has unknown cards (??) and cannot be "
                               "solved with full knowledge: give the game code with --after "
                               "LINE instead")
         started = time.perf_counter()
