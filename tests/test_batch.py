@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -246,3 +247,56 @@ def test_smaller_budget_from_node_counts_matches_a_run_at_that_budget(tmp_path, 
     assert expected == list(small["verdict"])
     won = small["verdict"] == "won"
     assert list(small.loc[won, "nodes"]) == list(reference.loc[won, "nodes"])
+
+
+HONEST = ["--player", "honest", "--samples", "2"]
+
+
+@pytest.fixture(scope="module")
+def honest_reference(tmp_path_factory):
+    """Honest games of deals 0..2 in this process: the rows every backend must give."""
+    out = tmp_path_factory.mktemp("honest")
+    batch(out, "--workers", "1", *HONEST, deals="0:3", nodes="1000")
+    return load_results(out)
+
+
+def test_honest_games_are_one_row_each_and_replay(honest_reference):
+    rows = honest_reference
+    assert list(rows["player"]) == ["honest"] * 3 and set(rows["samples"]) == {2}
+    assert set(rows["verdict"]) <= {"won", "lost"} and (rows["node_limit"] == 1000).all()
+    for r in rows.itertuples():
+        game = replay(GameCode.parse(r.code).position(), r.line)
+        assert game.won == (r.verdict == "won")
+        assert (game.moves, game.score) == (r.moves, r.score)
+
+
+def test_honest_games_are_the_same_on_two_workers_and_on_dask(tmp_path, honest_reference):
+    from distributed import LocalCluster
+
+    batch(tmp_path / "pool", "--workers", "2", "--chunk", "1", *HONEST, deals="0:3",
+          nodes="1000")
+    pd.testing.assert_frame_equal(stable(load_results(tmp_path / "pool")),
+                                  stable(honest_reference))
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                      dashboard_address=None) as cluster:
+        batch(tmp_path / "dask", "--scheduler", cluster.scheduler_address, "--chunk", "1",
+              *HONEST, deals="0:3", nodes="1000")
+    pd.testing.assert_frame_equal(stable(load_results(tmp_path / "dask")),
+                                  stable(honest_reference))
+
+
+def test_stats_shows_the_honest_rate_beside_the_solvers_verdicts(tmp_path):
+    batch(tmp_path, "--workers", "1", deals="0:3")
+    batch(tmp_path, "--workers", "1", *HONEST, deals="0:3", nodes="1000")
+    out = CliRunner().invoke(cli, ["stats", str(tmp_path)])
+    assert out.exit_code == 0, out.output
+    assert "Honest player" in out.stdout and "3/3" in out.stdout  # the solver won all 3
+    frame = load_results(tmp_path)
+    honest = frame[frame["player"] == "honest"]
+    lost = sorted(honest[honest["verdict"] == "lost"]["code"])
+    if lost:
+        assert "lost honestly" in out.stdout and all(code in out.stdout for code in lost)
+    data = json.loads(CliRunner().invoke(cli, ["stats", str(tmp_path),
+                                                             "--json"]).stdout)
+    assert data["honest"][0]["games"] == 3
+    assert data["honest"][0]["won"] == int((honest["verdict"] == "won").sum())
