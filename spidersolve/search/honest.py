@@ -37,7 +37,8 @@ from dataclasses import dataclass
 
 from ..errors import SpiderError
 from ..interrupt import ThreadPool
-from ..state import Action, Game, HiddenCard, Position, apply, legal_actions, line_text
+from ..state import (Action, Game, HiddenCard, Position, apply, legal_actions, line_text,
+                     replay)
 from ..state.visible import samples as draw_samples
 from ..state.visible import unknown_count, visible_of
 from .solver import MAX_NODES, _Search
@@ -95,44 +96,34 @@ def reveal_plan(view: Position, line) -> tuple[Action, ...]:
     does not know (it turns up a ``??`` or deals one); the whole line when
     none does. The line must be legal in ``view`` up to that action.
     """
-    plan = []
+    return _frontier(view, line)[0]
+
+
+def _frontier(view: Position, line) -> tuple[tuple[Action, ...], tuple, int]:
+    """``reveal_plan``, its key and its kind, in one replay of the line.
+
+    Plans with equal keys reach the same visible position, then play the same
+    action. The kind says how the plan ends: it turns up a face-down card, it
+    deals, or it reveals nothing. Among candidates that win as often, the
+    advisor prefers them in that order: a face-down card turned up costs
+    nothing but the move, a deal buries every column under a card.
+    """
     pos = view
-    for action in line:
-        plan.append(action)
+    for i, action in enumerate(line):
         try:
-            pos = apply(pos, action)[0]
+            after = apply(pos, action)[0]
         except HiddenCard:
-            break
-    return tuple(plan)
-
-
-def frontier_key(view: Position, plan) -> tuple:
-    """Plans with equal keys reach the same visible position, then play the same action."""
-    pos = view
-    for action in plan[:-1]:
-        pos = apply(pos, action)[0]
-    return (pos, plan[-1]) if plan else (pos, None)
+            return tuple(line[:i + 1]), (pos, action), DEALS if action.is_deal else REVEALS_CARD
+        if i == len(line) - 1:
+            return tuple(line), (pos, action), REVEALS_NOTHING
+        pos = after
+    return (), (view, None), REVEALS_NOTHING
 
 
 REVEALS_CARD, DEALS, REVEALS_NOTHING = 0, 1, 2
 # The value of a sample searched after a plan: a win is better, a loss worse, than any
 # heuristic value the search reaches (its values stay far inside these).
 WON_VALUE, LOST_VALUE = -(1 << 20), 1 << 20
-
-
-def plan_kind(view: Position, plan) -> int:
-    """How a plan ends: it turns up a face-down card, it deals, or it reveals nothing.
-
-    Among candidates that win as often, the advisor prefers them in that
-    order: a face-down card turned up costs nothing but the move, a deal
-    buries every column under a card.
-    """
-    last = plan[-1]
-    try:
-        _after(view, plan)
-    except HiddenCard:
-        return DEALS if last.is_deal else REVEALS_CARD
-    return REVEALS_NOTHING
 
 
 def _solve(position: Position, nodes: int) -> tuple[bool, tuple[Action, ...], int, int]:
@@ -149,12 +140,6 @@ def _solve(position: Position, nodes: int) -> tuple[bool, tuple[Action, ...], in
     if run.verdict == "lost":
         return False, (), run.nodes, LOST_VALUE
     return False, run.best_line(), run.nodes, min(run.best_value, LOST_VALUE - 1)
-
-
-def _after(position: Position, plan) -> Position:
-    for action in plan:
-        position = apply(position, action)[0]
-    return position
 
 
 class _Pool:
@@ -255,11 +240,10 @@ def _choose(view, legal, n_samples, seed, nodes, method, top, pool):
     spent = sum(p[2] for p in proposals)
     candidates: dict = {}  # frontier key -> _Candidate, in order of first proposal
     for i, (won, line, _n, _value) in enumerate(proposals):
-        plan = reveal_plan(view, line) if line else (legal[0],)
-        key = frontier_key(view, plan)
+        plan, key, kind = _frontier(view, line or (legal[0],))
         cand = candidates.get(key)
         if cand is None:
-            cand = candidates[key] = _Candidate(plan, plan_kind(view, plan), known={})
+            cand = candidates[key] = _Candidate(plan, kind, known={})
         cand.votes += 1
         if won:
             cand.won_votes += 1
@@ -273,7 +257,7 @@ def _choose(view, legal, n_samples, seed, nodes, method, top, pool):
         if not action.is_deal and (len(view.up[action.src]) != action.n_cards
                                    or not view.down[action.src]):
             continue
-        key = frontier_key(view, (action,))
+        key = (view, action)  # a one-action plan: its frontier is the view itself
         if key not in candidates:
             candidates[key] = _Candidate((action,), DEALS if action.is_deal else REVEALS_CARD,
                                          known={})
@@ -287,7 +271,7 @@ def _choose(view, legal, n_samples, seed, nodes, method, top, pool):
 
     def score(cand, indices):
         todo = [i for i in indices if i not in cand.known]
-        found = pool.map(lambda i: _solve(_after(sampled[i], cand.plan), nodes), todo)
+        found = pool.map(lambda i: _solve(replay(sampled[i], cand.plan).position, nodes), todo)
         results = dict(zip(todo, ((r[0], r[3]) for r in found)))
         results.update({i: cand.known[i] for i in indices if i in cand.known})
         cand.wins += sum(1 for won, _v in results.values() if won)

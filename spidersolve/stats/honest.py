@@ -40,15 +40,14 @@ def honest_summary(frame: pd.DataFrame) -> list[dict]:
     if honest.empty:
         return records
     for labels, rows in honest.groupby(HONEST_BY, sort=True):
+        rows = rows.sort_values("deal", kind="stable")
         record = {k: _plain(v) for k, v in zip(HONEST_BY, labels)}
         games, won = len(rows), int((rows["verdict"] == "won").sum())
         low, high = wilson_interval(won, games)
         seconds = rows["seconds"].astype("float64")
         verdicts = [known.get(code) for code in rows["code"]]
-        lost_honestly = sorted(
-            (code for code, v, r in zip(rows["code"], verdicts, rows["verdict"])
-             if v == "won" and r != "won"),
-            key=lambda c: int(rows.loc[rows["code"] == c, "deal"].iloc[0]))
+        lost_honestly = [code for code, v, r in zip(rows["code"], verdicts, rows["verdict"])
+                         if v == "won" and r != "won"]
         record.update({
             "games": games, "won": won, "win_rate": won / games,
             "win_ci_low": low, "win_ci_high": high,
