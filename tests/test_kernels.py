@@ -1,7 +1,8 @@
 """The numba kernels against the reference rules: golden vectors and hypothesis walks.
 
 The reference model (``rules.py``) is the oracle. Every vector line is played
-through the kernels of ``state/_kernels.py`` on a working board, and random
+through the kernels of ``state/_kernels.py`` on a working board (and through
+``state/kernel.py``, their face under the reference's names), and random
 legal walks compare the two models action by action: the legal list (as a
 set and in the documented order), the position, move counter and score after
 every legal action, undo byte for byte, the packed form, and the hashes.
@@ -25,12 +26,12 @@ from spidersolve.state import _board as B
 from spidersolve.state import _hashing as H
 from spidersolve.state import _kernels as K
 from spidersolve.state import _packing as P
+from spidersolve.state import kernel
 from spidersolve.state.codes import MAX_DEAL
-from spidersolve.state.packed import (CARD_KEYS, PACKED_SIZE, STOCK_KEYS, action_from_code,
-                                      action_to_code, canonical_hash, from_board, from_packed,
-                                      kernel_actions, kernel_divide, kernel_perft, to_board,
-                                      to_packed)
-from spidersolve.state.perft import divide
+from spidersolve.state.kernel import CARD_KEYS, STOCK_KEYS, canonical_hash
+from spidersolve.state.packed import (PACKED_SIZE, action_from_code, action_to_code, from_board,
+                                      from_packed, to_board, to_packed)
+from spidersolve.state.perft import divide, perft
 
 DEALS = read_vectors("deals")
 PERFT = read_vectors("perft")
@@ -147,18 +148,18 @@ def test_deal_packs_and_lists_actions_like_the_reference(row):
     board = np.zeros(B.BOARD_SIZE, np.int16)
     P.unpack(packed, board)
     assert np.array_equal(board, to_board(pos))
-    assert kernel_actions(pos) == legal_actions(pos)
+    assert kernel.legal_actions(pos) == legal_actions(pos)
 
 
 @pytest.mark.parametrize("row", PERFT, ids=vector_id)
 def test_kernel_perft_counts_the_action_sequences(row):
     pos = GameCode.parse(row["code"]).position()
-    leaves = kernel_perft(pos, row["depth"])
+    leaves = kernel.perft(pos, row["depth"])
     if leaves != row["leaves"]:
-        kernel = kernel_divide(pos, row["depth"])
+        by_kernel = kernel.divide(pos, row["depth"])
         reference = dict(divide(pos, row["depth"]))
         split = "\n".join(f"{a.text()}: kernel {n}, reference {reference.get(a)}"
-                          for a, n in kernel)
+                          for a, n in by_kernel)
         pytest.fail(f"{row['code']} depth {row['depth']}: {leaves} != {row['leaves']}\n{split}")
 
 
@@ -226,10 +227,31 @@ def test_kernel_refuses_to_turn_up_an_unknown_card_where_the_reference_raises(ro
         K.undo_action(board, undo)
         assert np.array_equal(live(board), live(before)), action.text()
     assert refused == 0 or pos.has_unknown
+    for action in legal_actions(pos) + [Action(0, 0, 1), Action(0, 1, 13)]:
+        assert raised_by(kernel.apply, pos, action) == raised_by(apply, pos, action), action
     if pos.has_unknown:
         assert refused > 0  # the vector has moves that uncover a '??'
         with pytest.raises(IllegalAction):
-            kernel_perft(pos, 3)
+            kernel.perft(pos, 3)
+
+
+def raised_by(function, *args):
+    """The type and text of what ``function(*args)`` raises, or its result."""
+    try:
+        return function(*args)
+    except Exception as err:  # compared, never hidden
+        return type(err), str(err)
+
+
+@pytest.mark.parametrize("row", [r for r in PERFT if r["depth"] == 3][:6], ids=vector_id)
+def test_kernel_divide_is_the_reference_divide(row):
+    pos = GameCode.parse(row["code"]).position()
+    for depth in (0, 1, 2):
+        assert kernel.divide(pos, depth) == divide(pos, depth)
+    assert sum(n for _action, n in kernel.divide(pos, 3)) == row["leaves"]
+    for depth in (-1,):
+        assert raised_by(kernel.perft, pos, depth) == raised_by(perft, pos, depth)
+        assert raised_by(kernel.divide, pos, depth) == raised_by(divide, pos, depth)
 
 
 # -- hypothesis: random codes and random legal walks ------------------------
@@ -265,6 +287,8 @@ def walk_comparing(board, game, data, max_steps):
             break
         action = actions[data.draw(st.integers(0, len(actions) - 1))]
         K.apply_action(board, action_to_code(action), undo)
+        assert kernel.play(game, action) == game.play(action)
+        assert kernel.apply(game.position, action) == apply(game.position, action)
         game = game.play(action)
         assert_board_is(board, game)
     return game
@@ -462,3 +486,12 @@ def test_a_moves_hash_terms_and_beam_key_updated_from_two_columns_equal_a_full_r
         assert list(moved) == list(fresh), action.text()
         assert L._moved_key(key, hashes, child, code_, CARD_KEYS, parts[0]) == \
             H.zobrist_hash(child, CARD_KEYS, STOCK_KEYS, 0), action.text()
+
+
+def test_kernel_divide_at_depth_0_bug():
+    # `spidersolve perft CODE 0 --divide` raised ValueError with the kernel engine
+    # (kernel_divide wanted a depth of at least 1); the reference gives no rows.
+    runner = CliRunner()
+    for engine in ("kernel", "reference"):
+        out = runner.invoke(cli, ["perft", "SP1-S1C-AAAAAAA", "0", "--divide", "--engine", engine])
+        assert out.exit_code == 0 and out.stdout == "1\n", engine

@@ -43,9 +43,9 @@ SCRIPT = textwrap.dedent("""
     from spidersolve.state import _hashing as H
     from spidersolve.state import _kernels as K
     from spidersolve.state import _packing as P
-    from spidersolve.state.packed import (CARD_KEYS, STOCK_KEYS, action_to_code, from_board,
-                                          kernel_actions, kernel_perft, to_board, to_packed,
-                                          from_packed)
+    from spidersolve.state import kernel
+    from spidersolve.state.packed import (action_to_code, from_board, from_packed, to_board,
+                                          to_packed)
 
     def check_line(code, line):
         game = Game.start(GameCode.parse(code).position())
@@ -58,9 +58,9 @@ SCRIPT = textwrap.dedent("""
             assert n == len(legal_actions(game.position))
             for a in out[:n]:
                 K.apply_action(board, a, undo)
-                H.column_zobrist(board, 0, CARD_KEYS, 1)
-                H.canonical_hash(board, CARD_KEYS, STOCK_KEYS, 0)
-                H.zobrist_hash(board, CARD_KEYS, STOCK_KEYS, 1)
+                H.column_zobrist(board, 0, H.CARD_KEYS, 1)
+                H.canonical_hash(board, H.CARD_KEYS, H.STOCK_KEYS, 0)
+                H.zobrist_hash(board, H.CARD_KEYS, H.STOCK_KEYS, 1)
                 K.undo_action(board, undo)
             K.apply_action(board, action_to_code(action), undo)
             game = game.play(action)
@@ -81,7 +81,7 @@ SCRIPT = textwrap.dedent("""
     for row in (json.loads(line) for line in open(f"{vectors}/perft.jsonl")):
         if row["depth"] == 3 and row["code"] in (
                 "SP1-S1C-AAAAAAA", "SP1-S2C-AAAAAAD", "SP1-S4C-AAAAABA", "SP1-S4R-7777777"):
-            leaves = kernel_perft(GameCode.parse(row["code"]).position(), 3)
+            leaves = kernel.perft(GameCode.parse(row["code"]).position(), 3)
             assert leaves == row["leaves"], (row["code"], leaves)
 
     from spidersolve.search import solve

@@ -1,5 +1,8 @@
-"""The packed position (112 bytes, layout in ``_packing.py``) and the bridge
-between ``Position`` and the numba kernels (``_board.py``, ``_kernels.py``).
+"""Conversions between ``Position``/``Action`` and the kernels' forms: the
+working board (layout in ``_board.py``), the 112-byte packed position
+(layout in ``_packing.py``) and the action codes.
+
+The kernels' rules under the reference's names are in ``kernel.py``.
 
 >>> from spidersolve.state import GameCode
 >>> pos = GameCode.parse("SP1-S4C-AAAAAAD").position()
@@ -11,14 +14,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..interrupt import run_kernel
 from . import _board as B
-from . import _kernels as K
-from ._hashing import CARD_KEYS, STOCK_KEYS
-from ._hashing import canonical_hash as _canonical_hash
 from ._packing import PACKED_SIZE, pack, unpack
 from .position import N_COLS, Position
 from .rules import DEAL, Action
+
+__all__ = ["PACKED_SIZE", "action_from_code", "action_to_code", "from_board", "from_packed",
+           "to_board", "to_packed"]
 
 
 def to_board(pos: Position, moves: int = 0, score: int = 500) -> np.ndarray:
@@ -40,6 +42,7 @@ def to_board(pos: Position, moves: int = 0, score: int = 500) -> np.ndarray:
 
 
 def from_board(board: np.ndarray, suits: int, rules: str) -> Position:
+    """The ``Position`` on a working board (its counters are not part of it)."""
     down, up = [], []
     for c in range(N_COLS):
         length, fd = int(board[B.LEN + c]), int(board[B.FD + c])
@@ -53,59 +56,28 @@ def from_board(board: np.ndarray, suits: int, rules: str) -> Position:
 
 
 def to_packed(pos: Position, moves: int = 0, score: int = 500) -> np.ndarray:
+    """The 112-byte packed form of ``pos`` with its counters."""
     out = np.zeros(PACKED_SIZE, np.uint8)
     pack(to_board(pos, moves, score), out)
     return out
 
 
 def from_packed(packed: np.ndarray, suits: int, rules: str) -> Position:
+    """The ``Position`` in a packed form (the inverse of ``to_packed``)."""
     board = np.zeros(B.BOARD_SIZE, np.int16)
     unpack(packed, board)
     return from_board(board, suits, rules)
 
 
 def action_from_code(code: int) -> Action:
+    """The ``Action`` of a kernel action code."""
     if code == B.DEAL:
         return DEAL
     return Action(code >> 12, (code >> 8) & 15, code & 255)
 
 
 def action_to_code(action: Action) -> int:
+    """The kernel action code of an ``Action``."""
     if action.is_deal:
         return B.DEAL
     return (action.src << 12) | (action.dst << 8) | action.n_cards
-
-
-def kernel_actions(pos: Position) -> list[Action]:
-    """Legal actions by the kernel, in the documented order."""
-    out = np.empty(B.MAX_ACTIONS, np.int32)
-    n = K.gen_actions(to_board(pos), pos.relaxed, out)
-    return [action_from_code(int(x)) for x in out[:n]]
-
-
-def canonical_hash(pos: Position) -> tuple[int, int]:
-    """The 128-bit canonical hash (two 64-bit halves) of the search's table."""
-    board = to_board(pos)
-    return tuple(int(_canonical_hash(board, CARD_KEYS, STOCK_KEYS, v)) for v in (0, 1))
-
-
-def kernel_perft(pos: Position, depth: int) -> int:
-    """perft by the kernels (positions with unknown cards: see the reference)."""
-    if depth < 0:
-        raise ValueError("depth must be at least 0")
-    board = to_board(pos)
-    actions = np.empty((max(depth, 1), B.MAX_ACTIONS), np.int32)
-    undos = np.empty((max(depth, 1), B.UNDO_SIZE), np.int32)
-    leaves = run_kernel(K.perft, board, pos.relaxed, depth, actions, undos)
-    if leaves < 0:
-        from .rules import IllegalAction
-        raise IllegalAction("perft would turn up an unknown card: name the face-down cards")
-    return int(leaves)
-
-
-def kernel_divide(pos: Position, depth: int) -> list[tuple[Action, int]]:
-    """perft split by first action, by the kernels."""
-    from .rules import apply
-    if depth < 1:
-        raise ValueError("divide needs a depth of at least 1")
-    return [(a, kernel_perft(apply(pos, a)[0], depth - 1)) for a in kernel_actions(pos)]
