@@ -151,6 +151,17 @@ def test_deal_packs_and_lists_actions_like_the_reference(row):
     assert kernel.legal_actions(pos) == legal_actions(pos)
 
 
+def test_packed_offsets_follow_each_other_and_hold_104_cards():
+    fields = [(P.PACKED_LEN, B.N_COLS), (P.PACKED_FD, B.N_COLS), (P.PACKED_NSTOCK, 1),
+              (P.PACKED_NREMOVED, 1), (P.PACKED_REMOVED, 2), (P.PACKED_MOVES, 2),
+              (P.PACKED_SCORE, 2), (P.PACKED_CARDS, (104 * 6 + 7) // 8)]
+    at = 0
+    for offset, size in fields:
+        assert offset == at
+        at += size
+    assert at == 106 <= P.PACKED_SIZE == PACKED_SIZE == 112
+
+
 @pytest.mark.parametrize("row", PERFT, ids=vector_id)
 def test_kernel_perft_counts_the_action_sequences(row):
     pos = GameCode.parse(row["code"]).position()
