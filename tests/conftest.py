@@ -60,7 +60,7 @@ def pytest_sessionstart(session):
     """
     from spidersolve.search import solve
     from spidersolve.state import GameCode
-    from spidersolve.state.packed import kernel_perft
+    from spidersolve.state.kernel import perft as kernel_perft
 
     position = GameCode.parse("SP1-S1C-AAAAAAD").position()
     kernel_perft(position, 2)

@@ -106,7 +106,8 @@ def test_a_set_stop_flag_ends_the_search_and_the_beam_at_once():
     from spidersolve.search import solve
     from spidersolve.search.heuristic import DEFAULT_SCHEDULE, DEFAULT_WEIGHTS, beam_weights
     from spidersolve.state import GameCode
-    from spidersolve.state.packed import CARD_KEYS, STOCK_KEYS, action_to_code, to_board
+    from spidersolve.state.kernel import CARD_KEYS, STOCK_KEYS
+    from spidersolve.state.packed import action_to_code, to_board
 
     position = GameCode.parse("SP1-S1C-AAAAAAD").position()
     weights = np.asarray(DEFAULT_WEIGHTS, np.int64)

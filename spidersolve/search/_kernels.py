@@ -28,9 +28,10 @@ The order of expansion does not depend on the node limit, so budgets nest.
 import numpy as np
 from numba import njit
 
-from ..state._kernels import (CAP, DEAL, FD, JIT, LEN, MAX_ACTIONS, N_COLS, NREMOVED, NSTOCK,
-                              UNDO_SIZE, _mix, apply_action, column_stock_hash, column_zobrist,
-                              combine, gen_actions, pack, undo_action, unpack)
+from ..state._board import CAP, DEAL, FD, JIT, LEN, MAX_ACTIONS, N_COLS, NREMOVED, NSTOCK, UNDO_SIZE
+from ..state._hashing import _mix, column_stock_hash, column_zobrist, combine
+from ..state._kernels import apply_action, gen_actions, undo_action
+from ..state._packing import pack, unpack
 
 PRIORITY_OFFSET = 1 << 30
 ENTRY_MASK = 0xFFFFFFFF  # equal priorities: the newest entry first

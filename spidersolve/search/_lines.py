@@ -14,9 +14,10 @@ the new line. The caller replays the result with the reference rules.
 import numpy as np
 from numba import njit
 
-from ..state._kernels import (DEAL, FD, JIT, LEN, MAX_ACTIONS, N_COLS, NREMOVED, NSTOCK,
-                              UNDO_SIZE, apply_action, column_zobrist, combine_exact, gen_actions,
-                              pack, placed_hash, undo_action, unpack)
+from ..state._board import DEAL, FD, JIT, LEN, MAX_ACTIONS, N_COLS, NREMOVED, NSTOCK, UNDO_SIZE
+from ..state._hashing import column_zobrist, combine_exact, placed_hash
+from ..state._kernels import apply_action, gen_actions, undo_action
+from ..state._packing import PACKED_CARDS, PACKED_REMOVED, pack, unpack
 from ._kernels import (PACKED_SIZE, STOP_EVERY, W_BREAK, W_BURIED, W_DEAL_LEFT, W_EMPTY,
                        W_FACE_DOWN, W_LOOSE, W_MIXED, W_REMOVED, _grow, _tt_rebuild, _tt_slot,
                        column_terms, first_empty_column, is_spare, splits_run, stock_parts)
@@ -89,8 +90,8 @@ def _same_position(nodes, x, board, scratch):
     """True if kept node ``x`` holds the same columns and stock as ``board``."""
     pack(board, scratch)
     for i in range(PACKED_SIZE):
-        # bytes 22..27: the runs removed (their order), the moves and the score
-        if (i < 22 or i > 27) and nodes[x, i] != scratch[i]:
+        # not the order of the runs removed, the moves and the score
+        if (i < PACKED_REMOVED or i >= PACKED_CARDS) and nodes[x, i] != scratch[i]:
             return False
     return True
 

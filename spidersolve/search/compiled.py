@@ -11,6 +11,9 @@ import os
 from pathlib import Path
 
 _PACKAGE = Path(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# the kernel files the search package's cached kernels inline
+INLINED = ("state/_board.py", "state/_hashing.py", "state/_kernels.py", "state/_packing.py",
+           "search/_kernels.py")
 
 
 def cache_dir(package: str) -> Path:
@@ -42,12 +45,11 @@ def drop_stale_search_cache() -> None:
     The search kernels inline the state kernels (apply, actions, hashes) and
     the line kernels (``_lines.py``) inline both, but numba's cache only
     notices changes to the file a kernel is defined in: an edit or a pull
-    that touches only ``state/_kernels.py`` would leave the search running
-    the old rules. Called before the search kernels load.
+    that touches only the state kernels (``INLINED``) would leave the search
+    running the old rules. Called before the search kernels load.
     """
     try:
-        changed = max((_PACKAGE / "state" / "_kernels.py").stat().st_mtime,
-                      (_PACKAGE / "search" / "_kernels.py").stat().st_mtime)
+        changed = max((_PACKAGE / path).stat().st_mtime for path in INLINED)
     except OSError:
         return
     for index in list(_cache_files("search")):

@@ -10,7 +10,8 @@ import numpy as np
 from ..errors import SpiderError
 from ..interrupt import run_kernel
 from ..state import Action, Game, Position, line_text, load_source, replay
-from ..state.packed import CARD_KEYS, STOCK_KEYS, action_from_code, action_to_code, to_board
+from ..state.kernel import CARD_KEYS, STOCK_KEYS
+from ..state.packed import action_from_code, action_to_code, to_board
 from . import _kernels as K
 from . import _lines as L
 from .heuristic import DEFAULT_SCHEDULE, DEFAULT_WEIGHTS, beam_weights

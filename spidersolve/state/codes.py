@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from ..cards import N_CARDS, ascii_lower, ascii_upper, make_card, ordered_deck
 from ..errors import SpiderError, shown
+from .position import RULES, Position
 
 # white space a code may have around it (ASCII only, as everywhere)
 _AROUND = " \t\r\n"
@@ -15,7 +16,6 @@ _AROUND = " \t\r\n"
 BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 MAX_DEAL = 2**35 - 1
 MASK64 = 2**64 - 1
-RULES = ("classic", "relaxed")
 
 
 class CodeError(SpiderError):
@@ -91,8 +91,7 @@ class GameCode:
         """The shuffled deck d[0..103] of SPEC section 4."""
         return shuffled_deck(self.suits, self.deal_number)
 
-    def position(self):
-        from .position import Position
+    def position(self) -> Position:
         return Position.from_deck(self.suits, self.rules, self.deck())
 
 
@@ -166,9 +165,7 @@ class PysolDeal:
             return MTRandom(n)
         raise CodeError(f"'{self.text()}': game number must be 1 .. 10^20 - 1, not {n}")
 
-    def position(self):
-        from .position import Position
-
+    def position(self) -> Position:
         cards = []
         for _deck in range(2):
             for suit_char in _PYSOL_SUITS[self.suits]:

@@ -10,9 +10,9 @@ from ..cards import (BLANKS, SUIT_NAMES, SUITS, UNKNOWN, CardError, ascii_lower,
                      card_rank, card_suit, card_text, card_words, deck_counts, make_card,
                      parse_card)
 from ..errors import SpiderError, shown
-from .codes import RULES
 
 N_COLS = 10
+RULES = ("classic", "relaxed")
 
 
 class PositionError(SpiderError):
