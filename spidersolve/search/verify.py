@@ -6,7 +6,15 @@ from ..state import Game, replay
 
 
 class ReplayFailed(AssertionError):
-    """A line the search called winning does not win under the reference rules: a bug."""
+    """A line the search called winning does not win under the reference rules: a bug.
+
+    Examples
+    --------
+    >>> verify_win(Game.start("SP1-S1C-AAAAAAD"), "10>2")
+    Traceback (most recent call last):
+    ...
+    spidersolve.search.verify.ReplayFailed: the search's line ends with 0 runs removed, not a win
+    """
 
 
 def _replay(game: Game, line, whose: str) -> Game:
@@ -17,7 +25,32 @@ def _replay(game: Game, line, whose: str) -> Game:
 
 
 def verify_win(game: Game, line) -> Game:
-    """Replay ``line`` from ``game`` with the reference rules; it must win."""
+    """Replay ``line`` from ``game`` with the reference rules; it must win.
+
+    Parameters
+    ----------
+    game : Game
+        Where the line starts (its counter and score carry on).
+    line : str or iterable of Action
+        The line.
+
+    Returns
+    -------
+    Game
+        The won game at the end of the line.
+
+    Raises
+    ------
+    ReplayFailed
+        When an action is illegal or the line does not end in a win.
+
+    Examples
+    --------
+    >>> from spidersolve.search import solve
+    >>> start = Game.start("SP1-S1C-AAAAAAD")
+    >>> verify_win(start, solve(start, nodes=20_000).line).score
+    1188
+    """
     final = _replay(game, line, "the search's")
     if not final.won:
         raise ReplayFailed(f"the search's line ends with {len(final.position.removed)} runs "
@@ -26,7 +59,11 @@ def verify_win(game: Game, line) -> Game:
 
 
 def verify_line(game: Game, line, won: bool) -> Game:
-    """Replay a played game's ``line`` from ``game``; it must end won exactly when ``won``."""
+    """Replay a played game's ``line`` from ``game``; it must end won exactly when ``won``.
+
+    >>> verify_line(Game.start("SP1-S1C-AAAAAAD"), "10>2", won=False).moves
+    1
+    """
     final = _replay(game, line, "the game's")
     if final.won != won:
         raise ReplayFailed(f"the game's line ends with {len(final.position.removed)} runs "
