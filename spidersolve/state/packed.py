@@ -18,7 +18,7 @@ Packed layout, ``uint8[112]``::
 
 >>> from spidersolve.state import GameCode
 >>> pos = GameCode.parse("SP1-S4C-AAAAAAD").position()
->>> from_packed(to_packed(pos)) == pos
+>>> from_packed(to_packed(pos), pos.suits, pos.rules) == pos
 True
 """
 
