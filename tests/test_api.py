@@ -213,6 +213,20 @@ def test_hint_status_is_an_enum():
     assert type(result.as_dict()["status"]) is str
 
 
+# -- the API page is generated from the docstrings ---------------------------------
+
+def test_api_page_is_up_to_date():
+    out = subprocess.run([sys.executable, "docs/make_api.py", "--check"], capture_output=True,
+                         text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_doctests_are_collected():
+    config = (ROOT / "pyproject.toml").read_text()
+    assert '"--doctest-modules"' in config or "--doctest-modules" in config
+    assert '"spidersolve"' in config
+
+
 def test_a_position_is_still_hashable_and_a_game_compares_by_value():
     assert hash(START) == hash(as_position(CODE))
     assert Game.start(CODE) == Game(START, 0, 500)
