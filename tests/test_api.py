@@ -221,6 +221,36 @@ def test_api_page_is_up_to_date():
     assert out.returncode == 0, out.stdout + out.stderr
 
 
+# Methods whose lines another helper of issue 16 rewrites (state/codes.py's import
+# circle); their docstrings come after that lands.
+NO_EXAMPLE_YET = {"GameCode.position", "PysolDeal.position"}
+
+
+def _public_names():
+    import inspect
+
+    for modname in ("spidersolve", "spidersolve.state", "spidersolve.search"):
+        module = __import__(modname, fromlist=["__all__"])
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if not (inspect.isclass(obj) or inspect.isfunction(obj)):
+                continue
+            yield name, obj
+            if inspect.isclass(obj) and not issubclass(obj, BaseException):
+                for attr, value in vars(obj).items():
+                    value = getattr(value, "fget", None) or getattr(value, "__func__", value)
+                    if not attr.startswith("_") and inspect.isfunction(value):
+                        yield f"{obj.__name__}.{attr}", value
+
+
+def test_every_public_name_has_a_docstring_with_an_example():
+    import inspect
+
+    missing = sorted({name for name, obj in _public_names()
+                      if ">>>" not in (inspect.getdoc(obj) or "")} - NO_EXAMPLE_YET)
+    assert not missing
+
+
 def test_doctests_are_collected():
     config = (ROOT / "pyproject.toml").read_text()
     assert '"--doctest-modules"' in config or "--doctest-modules" in config

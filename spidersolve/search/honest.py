@@ -81,11 +81,19 @@ class HonestAdvice:
 
     @property
     def win_estimate(self) -> float | None:
-        """``wins / scored``, None when nothing was scored (optimistic, see above)."""
+        """``wins / scored``, None when nothing was scored (optimistic, see above).
+
+        >>> 0 <= advise("SP1-S1C-AAAAAAD", samples=2).win_estimate <= 1
+        True
+        """
         return None if not self.scored else self.wins / self.scored
 
     def as_dict(self) -> dict:
-        """The advice as the JSON object ``hint --honest --json`` prints."""
+        """The advice as the JSON object ``hint --honest --json`` prints.
+
+        >>> advise("SP1-S1C-AAAAAAD", samples=2).as_dict()["status"]
+        'honest'
+        """
         return {"status": self.status,
                 "action": self.action.text() if self.action else None,
                 "words": self.words,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..state import Game, replay
+from ..state import Game, as_game, replay
 
 
 class ReplayFailed(AssertionError):
@@ -29,8 +29,9 @@ def verify_win(game: Game, line) -> Game:
 
     Parameters
     ----------
-    game : Game
-        Where the line starts (its counter and score carry on).
+    game : Game, Position or str
+        Where the line starts: a Game's counter and score carry on; anything
+        else ``state.as_game`` reads starts a game.
     line : str or iterable of Action
         The line.
 
@@ -47,11 +48,10 @@ def verify_win(game: Game, line) -> Game:
     Examples
     --------
     >>> from spidersolve.search import solve
-    >>> start = Game.start("SP1-S1C-AAAAAAD")
-    >>> verify_win(start, solve(start, nodes=20_000).line).score
+    >>> verify_win("SP1-S1C-AAAAAAD", solve("SP1-S1C-AAAAAAD", nodes=20_000).line).score
     1188
     """
-    final = _replay(game, line, "the search's")
+    final = _replay(as_game(game), line, "the search's")
     if not final.won:
         raise ReplayFailed(f"the search's line ends with {len(final.position.removed)} runs "
                            "removed, not a win")
@@ -64,7 +64,7 @@ def verify_line(game: Game, line, won: bool) -> Game:
     >>> verify_line(Game.start("SP1-S1C-AAAAAAD"), "10>2", won=False).moves
     1
     """
-    final = _replay(game, line, "the game's")
+    final = _replay(as_game(game), line, "the game's")
     if final.won != won:
         raise ReplayFailed(f"the game's line ends with {len(final.position.removed)} runs "
                            f"removed, but the game was reported {'won' if won else 'lost'}")
