@@ -19,7 +19,13 @@ MASK64 = 2**64 - 1
 
 
 class CodeError(SpiderError):
-    """A game code or a PySolFC deal name is malformed."""
+    """A game code or a PySolFC deal name is malformed.
+
+    >>> GameCode.parse("SP1-S3C-AAAAAAD")
+    Traceback (most recent call last):
+    ...
+    spidersolve.state.codes.CodeError: game code 'SP1-S3C-AAAAAAD': second part 'S3C' must be S, then 1, 2 or 4 suits, then C (classic) or R (relaxed)
+    """
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,11 @@ class GameCode:
 
     @classmethod
     def parse(cls, text: str) -> "GameCode":
+        """Read a game code (SPEC section 4), any case, white space around it.
+
+        >>> GameCode.parse(" sp1-s4c-aaaaaad ").deal_number
+        3
+        """
         raw = text.strip(_AROUND)
         parts = ascii_upper(raw).split("-")
         if not raw:
@@ -73,6 +84,11 @@ class GameCode:
         return cls(int(game[1]), "classic" if game[2] == "C" else "relaxed", deal)
 
     def text(self) -> str:
+        """The canonical code, upper case: ``GameCode.parse(code.text()) == code``.
+
+        >>> GameCode(2, "relaxed", 33).text()
+        'SP1-S2R-AAAAABB'
+        """
         digits = []
         n = self.deal_number
         for _ in range(7):
@@ -88,7 +104,11 @@ class GameCode:
         return f"GameCode.parse({self.text()!r})"
 
     def deck(self) -> list[int]:
-        """The shuffled deck d[0..103] of SPEC section 4."""
+        """The shuffled deck d[0..103] of SPEC section 4.
+
+        >>> len(GameCode.parse("SP1-S1C-AAAAAAD").deck())
+        104
+        """
         return shuffled_deck(self.suits, self.deal_number)
 
     def position(self) -> Position:
@@ -122,13 +142,23 @@ _PYSOL_TO_OURS = {1: {"C": 0}, 2: {"C": 0, "H": 1}, 4: {"S": 0, "H": 1, "D": 2, 
 
 @dataclass(frozen=True)
 class PysolDeal:
-    """A PySolFC Spider game: ``pysol:SUITS:NUMBER`` (SPEC 4a)."""
+    """A PySolFC Spider game: ``pysol:SUITS:NUMBER`` (SPEC 4a).
+
+    >>> deal = PysolDeal.parse("PySol:4:14934")
+    >>> deal, deal.text()
+    (PysolDeal(suits=4, number='14934'), 'pysol:4:14934')
+    """
 
     suits: int
     number: str  # digits, or 'ms' + digits
 
     @classmethod
     def parse(cls, text: str) -> "PysolDeal":
+        """Read ``pysol:SUITS:NUMBER`` (NUMBER: digits, or ``ms`` and digits).
+
+        >>> PysolDeal.parse("pysol:1:ms7").number
+        'ms7'
+        """
         raw = text.strip(_AROUND)
         m = re.fullmatch(r"pysol:([0-9]{1,3}):([!-~]+)", ascii_lower(raw))
         if not m:
@@ -143,6 +173,11 @@ class PysolDeal:
         return deal
 
     def text(self) -> str:
+        """The canonical name, lower case.
+
+        >>> PysolDeal(2, "5").text()
+        'pysol:2:5'
+        """
         return f"pysol:{self.suits}:{self.number}"
 
     def __str__(self) -> str:
