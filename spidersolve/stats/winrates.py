@@ -48,41 +48,20 @@ def wilson_interval(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     return (low, high)
 
 
-def parse_by(text) -> list[str]:
-    """``"suits,rules"`` -> ``["suits", "rules"]``, checked against the columns."""
-    names = [t.strip() for t in (text.split(",") if isinstance(text, str) else text)
+def by_columns(by) -> list[str]:
+    """The grouping columns of ``by`` (``"suits,rules"`` or a list), each checked once."""
+    names = [t.strip() for t in (by.split(",") if isinstance(by, str) else by)
              if t.strip()]
     for name in names:
         if name not in GROUP_COLUMNS:
-            raise SpiderError(f"--by: '{name}' is not a column to group by "
+            raise SpiderError(f"'{name}' is not a column to group by "
                               f"({', '.join(GROUP_COLUMNS)})")
     return list(dict.fromkeys(names))
 
 
-def parse_budgets(text) -> list[int]:
-    """``"167000,1e6"`` -> ``[167000, 1000000]`` (sorted, each at least 1)."""
-    if text is None or text == "":
-        return []
-    out = set()
-    for token in str(text).split(","):
-        token = token.strip().replace("_", "")
-        if not token:
-            continue
-        try:
-            value = float(token) if any(c in token for c in ".eE") else int(token)
-        except ValueError:
-            raise SpiderError(f"--budgets: '{token}' is not a node count") from None
-        if not math.isfinite(value) or value > 2**62:
-            raise SpiderError(f"--budgets: '{token}' is not a finite node count")
-        if value < 1 or value != int(value):
-            raise SpiderError(f"--budgets: '{token}' is not a positive whole node count")
-        out.add(int(value))
-    return sorted(out)
-
-
 def group_keys(by) -> list[str]:
     """Grouping columns; the node limit is always one (rows at two limits are two runs)."""
-    keys = parse_by(by)
+    keys = by_columns(by)
     return keys + ([] if "node_limit" in keys else ["node_limit"])
 
 
