@@ -1,10 +1,10 @@
 """Batch runs and their statistics: the plan, the runner and its backends, the
 result store, win rates with Wilson intervals and nested budgets, plots and
-the hints."""
+the hint table."""
 
 from .backends import DaskBackend, InlineBackend, PoolBackend, make_backend
 from .batch import BatchReport, run_batch, solve_chunk
-from .hints import hints_frame
+from .hint_table import hints_frame
 from .plan import Task, plan, settings
 from .store import ResultsError, ResultStore, load_results, load_runs
 from .winrates import (budget_table, curve, hardest, render, stats_flat, stats_json, summary,
