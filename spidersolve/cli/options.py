@@ -179,6 +179,7 @@ def start_game(source: str, after: str = "") -> tuple[Game, str]:
 
 
 def echo_json(obj) -> None:
+    """Print ``obj`` as one line of JSON, its keys in their order."""
     click.echo(json.dumps(obj, sort_keys=False))
 
 
@@ -189,6 +190,7 @@ def fail(message: str) -> None:
 
 
 def needs_full_knowledge(position: Position, what: str) -> None:
+    """Fail when ``position`` has unknown cards (``??``): it cannot be ``what`` (solved...)."""
     if position.has_unknown:
         fail(f"the position has unknown cards (??), so it cannot be {what} with full "
              "knowledge: give the game code with --after LINE instead")

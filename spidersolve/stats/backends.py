@@ -40,6 +40,7 @@ class InlineBackend:
         return False
 
     def map(self, fn, chunks, **kwargs) -> Iterator[list[dict]]:
+        """``fn(chunk, **kwargs)`` for every chunk, as each one finishes."""
         for chunk in chunks:
             yield fn(chunk, **kwargs)
 
@@ -106,6 +107,7 @@ class PoolBackend:
         return False
 
     def map(self, fn, chunks, **kwargs) -> Iterator[list[dict]]:
+        """``fn(chunk, **kwargs)`` for every chunk, as each one finishes."""
         futures = [self._pool.submit(fn, chunk, **kwargs) for chunk in chunks]
         try:
             for future in as_completed(futures):
@@ -152,6 +154,7 @@ class DaskBackend:
         return False
 
     def map(self, fn, chunks, **kwargs) -> Iterator[list[dict]]:
+        """``fn(chunk, **kwargs)`` for every chunk, as each one finishes."""
         from distributed import as_completed as dask_completed
 
         chunks = list(chunks)

@@ -37,6 +37,7 @@ def _default_solver():
 
 
 def utc_now() -> str:
+    """The time now in UTC, to the second: ``2026-12-01T09:00:00Z``."""
     return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
@@ -122,6 +123,7 @@ class BatchReport:
 
 
 def versions() -> dict:
+    """The versions of spidersolve, Python and the libraries a run's rows depend on."""
     import numba
     import numpy
     import pandas
@@ -288,4 +290,5 @@ def missing_count(frame, runs: list[dict]) -> tuple[int, int] | None:
 
 
 def report_dict(report: BatchReport) -> dict:
+    """The report as a plain dict (for JSON)."""
     return asdict(report)

@@ -105,15 +105,18 @@ class Task:
 
     @property
     def code(self) -> str:
+        """The deal's canonical name: an SP1 game code, or ``pysol:SUITS:NUMBER``."""
         if self.source == "pysol":
             return PysolDeal(self.suits, str(self.deal)).text()
         return GameCode(self.suits, self.rules, self.deal).text()
 
     @property
     def key(self) -> tuple:
+        """The results' key of this task (``schema.KEY``): one row per key."""
         return (self.source, self.code, self.node_limit, self.player, self.samples, self.seed)
 
     def position(self):
+        """The deal's start position."""
         if self.source == "pysol":
             return PysolDeal.parse(self.code).position()
         return GameCode(self.suits, self.rules, self.deal).position()

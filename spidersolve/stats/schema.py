@@ -130,6 +130,7 @@ def tidy(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def empty_frame() -> pd.DataFrame:
+    """A frame of no rows with every column, as ``load_results`` gives them."""
     return table_frame(SCHEMA.empty_table())
 
 

@@ -166,6 +166,7 @@ class ResultStore:
         return [p for p in self.files() if p.name != RESULTS_NAME]
 
     def exists(self) -> bool:
+        """Whether there is any results file yet."""
         return bool(self.files())
 
     def load(self) -> pd.DataFrame:
@@ -201,6 +202,7 @@ class ResultStore:
 
     # -- writing -------------------------------------------------------------
     def check_out(self) -> None:
+        """Refuse a path that exists and is not a directory (``--out`` of ``batch``)."""
         if self.path.exists() and not self.path.is_dir():
             raise ResultsError(f"--out '{self.path}' exists and is not a directory")
 
