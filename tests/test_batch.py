@@ -18,7 +18,7 @@ import spidersolve
 from spidersolve.cli.main import cli
 from spidersolve.state import GameCode, PysolDeal, replay
 from spidersolve.stats import load_results, load_runs, plan, run_batch
-from spidersolve.stats.batch import InlineBackend
+from spidersolve.stats.backends import InlineBackend
 from spidersolve.stats.store import COLUMNS, KEY, VOLATILE, ResultStore
 
 # Small budgets and few 1-suit deals keep these quick; the real solver runs.
