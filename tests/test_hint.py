@@ -6,12 +6,12 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from data import LOST_TEXT, STUCK_TEXT, read_vectors
 
 from spidersolve.cli.main import cli
 from spidersolve.search import HINT_NODES, hint, solve
 from spidersolve.state import GameCode, Position, legal_actions, replay
 from spidersolve.state.words import line_sentences
-from test_solver import LOST_TEXT, STUCK_TEXT
 
 
 def run(*args, stdin=None):
@@ -62,7 +62,7 @@ def test_position_with_no_legal_action_is_stuck():
 
 
 def test_won_game_says_won():
-    row = json.loads(open("tests/vectors/wins.jsonl").readline())
+    row = read_vectors("wins")[0]
     result = hint(row["code"], after=row["line"])
     assert result.status == "won"
 

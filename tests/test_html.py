@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import read_vectors
+from data import read_vectors
 
 from spidersolve.cards import card_text
 from spidersolve.cli.main import cli

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from data import LOST_TEXT, STUCK_TEXT, read_vectors
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -12,27 +13,6 @@ from spidersolve.cards import make_card
 from spidersolve.search import ReplayFailed, solve, verify_win
 from spidersolve.state import Action, Game, GameCode, Position, legal_actions, replay
 from spidersolve.state.rules import apply
-
-STUCK_TEXT = """spider 2 classic
-removed: S S S H H H
-stock:
-1: 2S 2H | AS
-2: 4S 4H | AH
-3: 6S 6H | 3S
-4: 8S 8H | 3H
-5: TH TS | 5S
-6: JS JH | 5H
-7: QS | 7S
-8: QH | 7H
-9: KS | 9S
-10: KH | 9H
-"""
-
-# The same cards but 9H and TH swapped: one legal action (9>10: 9S onto TH),
-# after which nothing can move.
-LOST_TEXT = STUCK_TEXT.replace("5: TH TS | 5S", "5: 9H TS | 5S").replace("10: KH | 9H",
-                                                                          "10: KH | TH")
-
 
 def _code(suits, deal, rules="classic"):
     return GameCode(suits, rules, deal).position()
@@ -184,9 +164,7 @@ def test_position_whose_only_line_dead_ends_is_lost():
 
 
 def test_already_won_game_is_won_with_an_empty_line():
-    wins = [ln for ln in open("tests/vectors/wins.jsonl")]
-    import json
-    row = json.loads(wins[0])
+    row = read_vectors("wins")[0]
     game = replay(GameCode.parse(row["code"]).position(), row["line"])
     result = solve(game)
     assert result.verdict == "won" and result.line == () and result.score == row["score"]

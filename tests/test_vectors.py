@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import read_vectors, vector_id
+from data import read_vectors, vector_id
 
 from spidersolve.state import (Action, CodeError, GameCode, Position, PysolDeal, apply,
                                legal_actions, load_source, replay)

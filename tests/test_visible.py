@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from conftest import read_vectors, vector_id
+from data import read_vectors, vector_id
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
