@@ -177,10 +177,9 @@ def read_until(fd, text: str, timeout: float = 30.0) -> str:
         if ready:
             try:
                 chunk = os.read(fd, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
+            except OSError:  # EIO: the process closed the terminal
+                chunk = b""
+            assert chunk, f"the process ended before {text!r}: {seen.decode(errors='replace')!r}"
             seen += chunk
     return seen.decode(errors="replace")
 
