@@ -25,8 +25,8 @@ PERFT_PARAMS = [pytest.param(row, id=vector_id(row),
                 for row in PERFT]
 
 
-# The golden files beside the project's (SPEC's) copy: in a checkout of the
-# project with ../shared beside it, tests/vectors must be that copy, byte for byte.
+# The contract's golden files, in shared/ beside the project (here and in CI):
+# tests/vectors is their copy, byte for byte. A clone alone has no shared/.
 SHARED_VECTORS = Path(__file__).resolve().parent.parent.parent / "shared" / "vectors"
 
 
