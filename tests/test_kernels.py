@@ -15,9 +15,10 @@ import json
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from conftest import read_vectors, vector_id
+from data import read_vectors, vector_id
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
+from strategies import codes, random_walk
 
 from spidersolve.cli.main import cli
 from spidersolve.state import (Action, Game, GameCode, IllegalAction, Position, apply,
@@ -267,22 +268,6 @@ def test_kernel_divide_is_the_reference_divide(row):
 
 # -- hypothesis: random codes and random legal walks ------------------------
 
-codes = st.builds(GameCode, st.sampled_from([1, 2, 4]), st.sampled_from(["classic", "relaxed"]),
-                  st.integers(0, MAX_DEAL))
-
-
-def walk(data, code: GameCode, max_steps: int = 150) -> Game:
-    """A random legal walk of random length from ``code``'s deal, driven by ``data``."""
-    game = Game.start(code.position())
-    for _ in range(data.draw(st.integers(0, max_steps), label="steps")):
-        actions = legal_actions(game.position)
-        if not actions:
-            break
-        game = game.play(actions[data.draw(st.integers(0, len(actions) - 1))])
-    event(f"walk of {game.moves // 25 * 25}+ actions")
-    return game
-
-
 def walk_comparing(board, game, data, max_steps):
     """A random legal walk on the board and the reference side by side.
 
@@ -331,7 +316,7 @@ def test_kernel_matches_the_reference_near_run_removals(row, data):
 @settings(deadline=None, max_examples=60)
 @given(codes, st.data(), st.integers(0, 32767), st.integers(0, 1300))
 def test_pack_unpack_round_trips_with_moves_and_score(code, data, moves, score):
-    game = walk(data, code)
+    game = random_walk(data, code)[-1]
     for m, s in ((game.moves, game.score), (moves, score)):
         packed = to_packed(game.position, m, s)
         board = np.zeros(B.BOARD_SIZE, np.int16)
@@ -348,7 +333,7 @@ def test_pack_unpack_round_trips_with_moves_and_score(code, data, moves, score):
 def test_search_hash_from_stock_shares_is_the_canonical_hash(code, data):
     from spidersolve.search import _kernels as SK
 
-    game = walk(data, code)
+    game = random_walk(data, code)[-1]
     parts = SK.stock_parts(to_board(Game.start(code.position()).position), STOCK_KEYS)
     board = to_board(game.position)
     cols = np.empty(10, np.uint64)
@@ -361,7 +346,7 @@ def test_search_hash_from_stock_shares_is_the_canonical_hash(code, data):
 @settings(deadline=None, max_examples=60)
 @given(codes, st.data(), st.permutations(range(10)))
 def test_canonical_hash_ignores_column_order_with_the_stock(code, data, perm):
-    pos = walk(data, code).position
+    pos = random_walk(data, code)[-1].position
     other = permuted(pos, perm)
     assert canonical_key(other) == canonical_key(pos)
     assert canonical_hash(other) == canonical_hash(pos)
@@ -373,7 +358,7 @@ def test_canonical_hash_ignores_column_order_with_the_stock(code, data, perm):
 @settings(deadline=None, max_examples=60)
 @given(codes, st.data())
 def test_canonical_hash_changes_with_every_action(code, data):
-    pos = walk(data, code).position
+    pos = random_walk(data, code)[-1].position
     h = canonical_hash(pos)
     for action in legal_actions(pos):
         child = apply(pos, action)[0]
@@ -390,7 +375,7 @@ def test_canonical_hash_changes_with_every_action(code, data):
 @settings(deadline=None, max_examples=40)
 @given(codes, st.data())
 def test_column_zobrist_changes_by_the_keys_of_the_cards_moved(code, data):
-    game = walk(data, code)
+    game = random_walk(data, code)[-1]
     pos = game.position
     board = board_of(game)
     undo = new_undo()
@@ -468,7 +453,7 @@ def test_a_moves_hash_terms_and_beam_key_updated_from_two_columns_equal_a_full_r
     parts = SK.stock_parts(root, STOCK_KEYS)
     row = np.array(weights_row(face_down=5, breaks=4, mixed=3, empty=2, removed=30,
                                deal_left=7, buried=2, loose=1), np.int64)
-    pos = walk(data, code).position
+    pos = random_walk(data, code)[-1].position
     board = to_board(pos)
     level = board[B.NSTOCK] // 10
     cols = np.array([[H.column_zobrist(board, c, CARD_KEYS, v) ^ parts[v, level, c]

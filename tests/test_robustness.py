@@ -9,8 +9,8 @@ import sys
 import time
 
 import pytest
-from conftest import assert_error
 from click.testing import CliRunner
+from data import STUCK_TEXT, assert_error, hand_table, result_row
 
 from spidersolve.cli.main import cli
 
@@ -651,8 +651,6 @@ def test_solve_json_with_words_gives_the_line_in_words_bug():
 def test_hint_on_a_stuck_position_says_stuck_in_text_and_json_bug():
     import json
 
-    from test_hint import STUCK_TEXT
-
     text = run("hint", "-", input=STUCK_TEXT).stdout
     data = json.loads(run("hint", "-", "--json", input=STUCK_TEXT).stdout)
     assert data["status"] == "stuck" and text.startswith("stuck: ")
@@ -730,11 +728,6 @@ def test_stats_on_an_interrupted_run_says_how_many_deals_are_missing_bug(tmp_pat
 
 
 def test_the_upper_bound_has_its_interval_too_bug(tmp_path):
-    import sys
-
-    sys.path.insert(0, os.path.dirname(__file__))
-    from test_stats import hand_table
-
     from spidersolve.stats import summary, wilson_interval
     from spidersolve.stats.store import ResultStore
 
@@ -752,16 +745,11 @@ def test_the_upper_bound_has_its_interval_too_bug(tmp_path):
 
 
 def test_the_upper_bounds_are_told_apart_in_the_plot_bug(tmp_path):
-    import sys
-
-    sys.path.insert(0, os.path.dirname(__file__))
-    from test_stats import hand_table, row
-
     from spidersolve.stats.plots import winrate_figure
     from spidersolve.stats.store import rows_table, write_atomic
     from spidersolve.stats import load_results
 
-    rows = hand_table() + [row(2, "classic", d, "won", 100 * (d + 1), moves=150)
+    rows = hand_table() + [result_row(2, "classic", d, "won", 100 * (d + 1), moves=150)
                            for d in range(4)]
     write_atomic(rows_table(rows, {"runs": []}), tmp_path / "r.parquet")
     (ax,) = winrate_figure(load_results(tmp_path / "r.parquet")).axes
