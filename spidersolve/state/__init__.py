@@ -12,8 +12,9 @@ Pure Python: nothing here loads numba (the packed form and its kernels are
 
 from .codes import CodeError, GameCode, PysolDeal
 from .position import Position, PositionError
-from .rules import (DEAL, Action, Game, HiddenCard, IllegalAction, apply, as_action, as_game,
-                    legal_actions, line_text, parse_line, replay, why_illegal)
+from .actions import DEAL, Action, as_action, line_text, parse_line
+from .game import Game, as_game, replay
+from .rules import HiddenCard, IllegalAction, apply, legal_actions, why_illegal
 from .source import as_position, load_source
 
 __all__ = ["Action", "CodeError", "DEAL", "Game", "GameCode", "HiddenCard", "IllegalAction", "Position",

@@ -26,7 +26,9 @@ from ._hashing import CARD_KEYS, STOCK_KEYS
 from ._hashing import canonical_hash as _canonical_hash
 from .packed import action_from_code, action_to_code, from_board, to_board
 from .position import N_COLS, Position
-from .rules import Action, Game, IllegalAction
+from .actions import Action
+from .game import Game
+from .rules import IllegalAction
 
 __all__ = ["CARD_KEYS", "STOCK_KEYS", "apply", "canonical_hash", "divide", "legal_actions",
            "perft", "play"]

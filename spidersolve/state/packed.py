@@ -17,7 +17,7 @@ import numpy as np
 from . import _board as B
 from ._packing import PACKED_SIZE, pack, unpack
 from .position import N_COLS, Position
-from .rules import DEAL, Action
+from .actions import DEAL, Action
 
 __all__ = ["PACKED_SIZE", "action_from_code", "action_to_code", "from_board", "from_packed",
            "to_board", "to_packed"]

@@ -12,7 +12,8 @@ are not merged. This is the pure-Python oracle that the kernel perft in
 from __future__ import annotations
 
 from .position import Position
-from .rules import Action, apply, legal_actions
+from .actions import Action
+from .rules import apply, legal_actions
 
 
 def perft(position: Position, depth: int) -> int:

@@ -17,7 +17,9 @@ from typing import NamedTuple
 
 from ..cards import SUIT_NAMES, UNKNOWN, card_text, make_card
 from .position import N_COLS, Position
-from .rules import Action, Game, IllegalAction, apply, parse_line
+from .actions import Action, parse_line
+from .game import Game
+from .rules import IllegalAction, apply
 
 # Stands in for an unknown card while the action is played: a king never
 # completes a run by turning up or by being dealt, so it changes nothing else.

@@ -1,0 +1,151 @@
+"""Actions and their notation (SPEC section 7): ``10>2``, ``7>3x3``, ``deal``.
+
+>>> line_text(parse_line("10>2 deal"))
+'10>2 deal'
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from ..cards import ascii_lower
+from ..errors import SpiderError, shown
+from .position import N_COLS
+from .source import as_position
+
+
+class Action(NamedTuple):
+    """A move of ``n_cards`` from column ``src`` to ``dst``, or the deal (SPEC 5, 7).
+
+    The fields count columns 0..9, as the code inside does; the text form,
+    ``str`` and ``repr`` count them 1..10, as people read them. The repr is
+    the call that parses the text back. The deal is ``DEAL``, ``(-1, -1, 0)``.
+
+    Examples
+    --------
+    >>> a = Action.parse("10>2")
+    >>> a, str(a), (a.src, a.dst, a.n_cards)
+    (Action.parse('10>2'), '10>2', (9, 1, 1))
+    >>> eval(repr(a)) == a
+    True
+    >>> Action.parse("7>3x3").text(), Action.parse("DEAL") == DEAL
+    ('7>3x3', True)
+    """
+
+    src: int
+    dst: int
+    n_cards: int
+
+    @property
+    def is_deal(self) -> bool:
+        """True for the deal.
+
+        >>> DEAL.is_deal, Action.parse("1>2").is_deal
+        (True, False)
+        """
+        return self.src < 0
+
+    @classmethod
+    def parse(cls, text: str) -> "Action":
+        """Read the notation of SPEC section 7: ``SRC>DST``, ``SRC>DSTxN`` or ``deal``.
+
+        Raises
+        ------
+        SpiderError
+            For text that is not an action, or a column not 1..10.
+
+        Examples
+        --------
+        >>> Action.parse(" 10>1x12 ")
+        Action.parse('10>1x12')
+        >>> Action.parse("3>4x1")
+        Action.parse('3>4')
+        """
+        raw = text.strip(" \t\r\n")
+        if ascii_lower(raw) == "deal":
+            return DEAL
+        m = re.fullmatch(r"([0-9]{1,3})>([0-9]{1,3})(?:[xX]([0-9]{1,3}))?", raw)
+        if not m:
+            raise SpiderError(f"'{shown(text)}' is not an action: write SRC>DST, SRC>DSTxN "
+                              "or deal")
+        src, dst = int(m.group(1)), int(m.group(2))
+        n = int(m.group(3)) if m.group(3) else 1
+        for name, col in (("source", src), ("destination", dst)):
+            if not 1 <= col <= N_COLS:
+                raise SpiderError(f"'{text}': {name} column {col} is not 1..10")
+        if n < 1:
+            raise SpiderError(f"'{text}': the number of cards must be at least 1")
+        return cls(src - 1, dst - 1, n)
+
+    def text(self) -> str:
+        """The notation of SPEC section 7, columns 1..10.
+
+        >>> Action(0, 7, 3).text()
+        '1>8x3'
+        """
+        if self.is_deal:
+            return "deal"
+        suffix = f"x{self.n_cards}" if self.n_cards > 1 else ""
+        return f"{self.src + 1}>{self.dst + 1}{suffix}"
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return f"Action.parse({self.text()!r})"
+
+    def words(self, pos) -> str:
+        """The action in words, given the position (or source) it is played from.
+
+        >>> Action.parse("10>2").words("SP1-S1C-AAAAAAD")
+        'move the 5S from column 10 onto the 6S in column 2; the 9S in column 10 turns up'
+        """
+        from .words import action_sentence  # words.py plays the action with these rules
+
+        return action_sentence(as_position(pos), self)
+
+
+def as_action(action) -> Action:
+    """An Action, or its text (``"10>2"``, ``"deal"``) read with ``Action.parse``.
+
+    >>> as_action("deal") is DEAL, as_action("10>2") == Action(9, 1, 1)
+    (True, True)
+    """
+    return Action.parse(action) if isinstance(action, str) else action
+
+
+DEAL = Action(-1, -1, 0)
+
+
+def parse_line(text: str) -> list[Action]:
+    """Read a line of actions separated by white space; errors name the index.
+
+    White space is ASCII space, tab and line ends: another character (a form
+    feed, ``\\u2028``) is part of an action, which is then an error.
+
+    Examples
+    --------
+    >>> parse_line("10>2  deal\\n1>8x2")
+    [Action.parse('10>2'), Action.parse('deal'), Action.parse('1>8x2')]
+    >>> parse_line("10>2 11>1")
+    Traceback (most recent call last):
+    ...
+    spidersolve.errors.SpiderError: action 2: '11>1': source column 11 is not 1..10
+    """
+    actions = []
+    for i, tok in enumerate((t for t in re.split(r"[ \t\r\n]+", text) if t), start=1):
+        try:
+            actions.append(Action.parse(tok))
+        except SpiderError as err:
+            raise SpiderError(f"action {i}: {err}") from None
+    return actions
+
+
+def line_text(actions) -> str:
+    """The text of a line: the actions' notation separated by single spaces.
+
+    >>> line_text([Action(9, 1, 1), DEAL])
+    '10>2 deal'
+    """
+    return " ".join(a.text() for a in actions)
