@@ -112,6 +112,13 @@ class GameCode:
         return shuffled_deck(self.suits, self.deal_number)
 
     def position(self) -> Position:
+        """The start position of this deal (SPEC section 3: the deck laid out).
+
+        >>> from spidersolve.cards import card_text
+        >>> pos = GameCode.parse("SP1-S1C-AAAAAAD").position()
+        >>> len(pos.stock), [card_text(col[0]) for col in pos.up[:3]]
+        (50, ['2S', '6S', 'QS'])
+        """
         return Position.from_deck(self.suits, self.rules, self.deck())
 
 
@@ -201,6 +208,13 @@ class PysolDeal:
         raise CodeError(f"'{self.text()}': game number must be 1 .. 10^20 - 1, not {n}")
 
     def position(self) -> Position:
+        """The start position of PySolFC's game with this number (its own shuffle).
+
+        >>> from spidersolve.cards import card_text
+        >>> pos = PysolDeal.parse("pysol:4:14934").position()
+        >>> len(pos.stock), [card_text(col[0]) for col in pos.up[:3]]
+        (50, ['5S', 'KH', '2H'])
+        """
         cards = []
         for _deck in range(2):
             for suit_char in _PYSOL_SUITS[self.suits]:
