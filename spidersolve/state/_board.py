@@ -28,6 +28,8 @@ The undo record of ``apply_action`` (``int32[UNDO_SIZE]``): [0] the action,
 the order they happened; ``undo_action`` reverses them.
 """
 
+from typing import Any
+
 # Numba flags live here. cache=True: compiled code is cached beside the file
 # that defines the kernel; numba's cache does not notice changes in other
 # modules, and module globals used by a kernel (the constants below) are
@@ -35,7 +37,7 @@ the order they happened; ``undo_action`` reverses them.
 # state kernel the search inlines, must drop the caches that used it: the
 # search's are dropped by ``search.compiled.drop_stale_search_cache``; after
 # an edit to this file, also delete ``spidersolve/state/__pycache__/*.nb?``.
-JIT = dict(cache=True, nogil=True)
+JIT: dict[str, Any] = dict(cache=True, nogil=True)
 
 N_COLS = 10
 CAP = 104

@@ -106,4 +106,5 @@ def canonical_hash(pos: Position) -> tuple[int, int]:
     permuted with the columns); no reference namesake.
     """
     board = to_board(pos)
-    return tuple(int(_canonical_hash(board, CARD_KEYS, STOCK_KEYS, v)) for v in (0, 1))
+    lo, hi = (int(_canonical_hash(board, CARD_KEYS, STOCK_KEYS, v)) for v in (0, 1))
+    return lo, hi

@@ -88,7 +88,7 @@ def legal_actions(pos) -> list[Action]:
     """
     if not isinstance(pos, Position):
         pos = as_position(pos)
-    actions = []
+    actions: list[Action] = []
     for src in range(N_COLS):
         run = run_length(pos.up[src], pos.relaxed)
         if not run:

@@ -68,7 +68,9 @@ def action_outcome(position: Position, action: Action) -> Outcome:
         onto = piles[dst][-1] if piles[dst] else None
         piles[dst].extend(cards)
         del piles[src][-n:]
-    runs, turned, emptied = [], [], []
+    runs: list[tuple[int, int, int]] = []
+    turned: list[tuple[int, int]] = []
+    emptied: list[int] = []
     for c in range(N_COLS):
         turned_here = len(position.down[c]) - len(after.down[c])
         n_runs = (len(piles[c]) + turned_here - len(after.up[c])) // 13
