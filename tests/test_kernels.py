@@ -308,14 +308,14 @@ def test_pack_unpack_round_trips_with_moves_and_score(code, data, moves, score):
 @settings(deadline=None, max_examples=60)
 @given(codes, st.data())
 def test_search_hash_from_stock_shares_is_the_canonical_hash(code, data):
-    from spidersolve.search import _kernels as SK
+    from spidersolve.search import _table as ST
 
     game = walk(data, code)
-    parts = SK.stock_parts(to_board(Game.start(code.position()).position), STOCK_KEYS)
+    parts = ST.stock_parts(to_board(Game.start(code.position()).position), STOCK_KEYS)
     board = to_board(game.position)
     cols = np.empty(10, np.uint64)
     for variant in (0, 1):
-        SK._column_hashes(board, CARD_KEYS, parts, variant, cols)
+        ST.column_hashes(board, CARD_KEYS, parts, variant, cols)
         assert K.combine(cols, board, variant) == \
             K.canonical_hash(board, CARD_KEYS, STOCK_KEYS, variant)
 
@@ -422,14 +422,15 @@ def test_action_codes_round_trip():
 def test_a_moves_hash_terms_and_beam_key_updated_from_two_columns_equal_a_full_recount(
         code, data):
     """The search's and the line beam's child updates equal hashing the child afresh."""
-    from spidersolve.search import _kernels as SK
     from spidersolve.search import _lines as L
+    from spidersolve.search import _table as ST
+    from spidersolve.search import _terms as SK
     from spidersolve.search.heuristic import weights_row
 
     root = to_board(Game.start(code.position()).position)
-    parts = SK.stock_parts(root, STOCK_KEYS)
+    parts = ST.stock_parts(root, STOCK_KEYS)
     row = np.array(weights_row(face_down=5, breaks=4, mixed=3, empty=2, removed=30,
-                               deal_left=7, buried=2, loose=1), np.int64)
+                               buried=2), np.int64)
     pos = walk(data, code).position
     board = to_board(pos)
     level = board[K.NSTOCK] // 10
@@ -437,7 +438,7 @@ def test_a_moves_hash_terms_and_beam_key_updated_from_two_columns_equal_a_full_r
                       for c in range(10)] for v in (0, 1)], np.uint64)
     col_terms = np.array([SK.column_terms(board, c) for c in range(10)], np.int64)
     terms = np.empty(SK.N_WEIGHTS, np.int64)
-    SK.features(board, True, terms)
+    SK.features(board, terms)
     hashes = np.empty(10, np.uint64)
     values = np.empty(10, np.int64)
     L._node_columns(board, -1, -1, hashes, values, CARD_KEYS, parts[0], row)
@@ -450,12 +451,12 @@ def test_a_moves_hash_terms_and_beam_key_updated_from_two_columns_equal_a_full_r
         child = to_board(apply(pos, action)[0])
         for v in (0, 1):
             parent_hash = np.uint64(K.canonical_hash(board, CARD_KEYS, STOCK_KEYS, v))
-            assert SK._moved_hash(parent_hash, cols[v], child, code_, CARD_KEYS, parts, v) == \
+            assert ST.moved_hash(parent_hash, cols[v], child, code_, CARD_KEYS, parts, v) == \
                 K.canonical_hash(child, CARD_KEYS, STOCK_KEYS, v), action.text()
         moved = np.empty(SK.N_WEIGHTS, np.int64)
-        SK._moved_terms(terms, col_terms, child, code_, True, moved)
+        SK.moved_terms(terms, col_terms, child, code_, moved)
         fresh = np.empty(SK.N_WEIGHTS, np.int64)
-        SK.features(child, True, fresh)
+        SK.features(child, fresh)
         assert list(moved) == list(fresh), action.text()
         assert L._moved_key(key, hashes, child, code_, CARD_KEYS, parts[0]) == \
             K.zobrist_hash(child, CARD_KEYS, STOCK_KEYS, 0), action.text()

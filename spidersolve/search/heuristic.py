@@ -107,13 +107,12 @@ the benchmark deals 0..99 or 0..512:
   nodes 1,201 -> 1,162 and 2,170 -> 1,910.
 """
 
-from . import _kernels as K
+from . import _terms as K
 
 
 # term name (and "width") -> its index in a row of weights
 TERMS = {"face_down": K.W_FACE_DOWN, "breaks": K.W_BREAK, "mixed": K.W_MIXED,
-         "empty": K.W_EMPTY, "removed": K.W_REMOVED, "deal_left": K.W_DEAL_LEFT,
-         "depth": K.W_DEPTH, "buried": K.W_BURIED, "loose": K.W_LOOSE, "good": K.W_GOOD,
+         "empty": K.W_EMPTY, "removed": K.W_REMOVED, "depth": K.W_DEPTH, "buried": K.W_BURIED,
          "spare": K.W_SPARE, "width": K.W_WIDTH}
 
 
@@ -139,10 +138,6 @@ DEFAULT_WEIGHTS = (
     weights_row(**_BEAM_RANK, spare=5, width=40),
     weights_row(**_BEAM_RANK, spare=5, width=300),
 )
-
-# The order in which the frontier heaps of each heuristic (one per number of
-# deals left) are served.
-DEFAULT_SCHEDULE = (0, 1, 2, 3, 4, 5)
 
 # The ranking of the beam that shortens winning lines (``solve --shorten``,
 # ``_lines.beam``). Chosen on training deals SP1-S1C 100..129, S2C 100..109

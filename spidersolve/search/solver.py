@@ -13,7 +13,8 @@ from ..state import Action, Game, Position, line_text, load_source, replay
 from ..state.packed import CARD_KEYS, STOCK_KEYS, action_from_code, action_to_code, to_board
 from . import _kernels as K
 from . import _lines as L
-from .heuristic import DEFAULT_SCHEDULE, DEFAULT_WEIGHTS, beam_weights
+from ._terms import N_WEIGHTS
+from .heuristic import DEFAULT_WEIGHTS, beam_weights
 from .verify import verify_win
 
 DEFAULT_NODES = 1_000_000
@@ -64,7 +65,7 @@ def start_of(source, after: str = "") -> Game:
 class _Search:
     """One run of the kernel and what it left behind to rebuild lines from."""
 
-    def __init__(self, game: Game, nodes: int, weights=None, schedule=None):
+    def __init__(self, game: Game, nodes: int, weights=None):
         position = game.position
         if not 1 <= nodes <= MAX_NODES:
             raise SpiderError(f"the node limit must be 1 .. {MAX_NODES}, not {nodes}")
@@ -75,22 +76,18 @@ class _Search:
         started = time.perf_counter()
         weights = np.atleast_2d(np.asarray(DEFAULT_WEIGHTS if weights is None else weights,
                                            np.int64))
-        if weights.ndim != 2 or weights.shape[1] != K.N_WEIGHTS:
-            raise ValueError(f"weights: one row of {K.N_WEIGHTS} integers per heuristic")
-        schedule = list(DEFAULT_SCHEDULE if schedule is None else schedule)
-        if sorted(set(schedule)) != list(range(6)):
-            raise ValueError("the schedule must name every deals-left level 0..5")
-        order = np.array([6 * k + level for k in range(len(weights)) for level in schedule],
-                         np.int64)
-        self.result = np.zeros(8, np.int64)
+        if weights.ndim != 2 or weights.shape[1] != N_WEIGHTS:
+            raise ValueError(f"weights: one row of {N_WEIGHTS} integers per heuristic")
+        self.result = np.zeros(K.RESULT_SIZE, np.int64)
         self.node_entry, self.ent_parent, self.ent_action = run_kernel(
             K.search, to_board(position), position.relaxed, int(nodes), weights,
-            order, CARD_KEYS, STOCK_KEYS, self.result)
+            CARD_KEYS, STOCK_KEYS, self.result)
         self.seconds = time.perf_counter() - started
-        self.verdict = {K.WON: "won", K.LOST: "lost", K.UNKNOWN: "unknown"}[int(self.result[0])]
-        self.nodes = int(self.result[1])
-        self.positions = int(self.result[6])  # distinct positions generated
-        self.best_value = int(self.result[5])  # the best value of heuristic row 0 generated
+        verdicts = {K.WON: "won", K.LOST: "lost", K.UNKNOWN: "unknown"}
+        self.verdict = verdicts[int(self.result[K.RESULT_VERDICT])]
+        self.nodes = int(self.result[K.RESULT_NODES])
+        # the best value of heuristic row 0 generated
+        self.best_value = int(self.result[K.RESULT_BEST_VALUE])
 
     def _codes_to(self, node: int) -> list[int]:
         """Action codes from the root to expanded node ``node``, last first."""
@@ -102,12 +99,13 @@ class _Search:
         return codes
 
     def winning_line(self) -> tuple[Action, ...]:
-        codes = [int(self.result[3])] + self._codes_to(int(self.result[2]))
+        codes = ([int(self.result[K.RESULT_WIN_ACTION])]
+                 + self._codes_to(int(self.result[K.RESULT_WIN_NODE])))
         return tuple(action_from_code(c) for c in reversed(codes))
 
     def best_line(self) -> tuple[Action, ...]:
         """The actions to the best-valued position the search generated (may be empty)."""
-        entry = int(self.result[4])
+        entry = int(self.result[K.RESULT_BEST_ENTRY])
         if entry <= 0:
             return ()
         codes = [int(self.ent_action[entry])] + self._codes_to(int(self.ent_parent[entry]))
@@ -120,7 +118,7 @@ class _Search:
 
 
 def solve(source, nodes: int = DEFAULT_NODES, after: str = "", weights=None,
-          schedule=None, shorten: bool = False) -> SolveResult:
+          shorten: bool = False) -> SolveResult:
     """Search for a winning line from a source, Position or Game.
 
     ``after`` is a line played from the source first. The node limit counts
@@ -131,15 +129,15 @@ def solve(source, nodes: int = DEFAULT_NODES, after: str = "", weights=None,
     >>> solve("SP1-S1C-AAAAAAD").verdict
     'won'
     """
-    return _solve_game(start_of(source, after), nodes, weights, schedule, shorten)[0]
+    return _solve_game(start_of(source, after), nodes, weights, shorten)[0]
 
 
-def _solve_game(game: Game, nodes: int, weights=None, schedule=None, shorten=False):
+def _solve_game(game: Game, nodes: int, weights=None, shorten=False):
     """solve() on a Game: the result and the search run (None for a won game)."""
     started = time.perf_counter()
     if game.won:
         return SolveResult("won", 0, time.perf_counter() - started, (), 0, game.score), None
-    run = _Search(game, nodes, weights, schedule)
+    run = _Search(game, nodes, weights)
     if run.verdict != "won":
         return SolveResult(run.verdict, run.nodes, time.perf_counter() - started), run
     line = run.winning_line()
