@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spidersolve.cards import card_rank, card_suit
 from spidersolve.search import _terms as SK
-from spidersolve.search.heuristic import DEFAULT_WEIGHTS, TERMS, weights_row
+from spidersolve.search.heuristic import (DEFAULT_WEIGHTS, PRESETS, TERMS, Weights, weight_rows,
+                                          weights_row)
 from spidersolve.state import Game, GameCode, legal_actions
 from spidersolve.state.packed import to_board
 
@@ -198,3 +200,17 @@ def test_run_splits_and_the_line_beams_move_filter_equal_the_reference_on_random
             expected = _reference_unpromising(pos, action)
             assert L.unpromising(board, code, first) == expected, str(action)
             assert SK.splits_run(board, code) == _reference_splits_run(pos, action), str(action)
+
+
+def test_named_configurations_are_the_kernels_rows():
+    plain = PRESETS["plain"]
+    assert isinstance(plain, Weights) and plain.face_down == 3 and plain.width == 0
+    assert weight_rows().tolist() == [list(w) for w in DEFAULT_WEIGHTS]
+    assert weight_rows("default").tolist() == weight_rows(None).tolist()
+    assert weight_rows(plain).tolist() == weight_rows("plain").tolist() == [list(plain)]
+    assert weight_rows({"breaks": 5, "width": 40}).tolist() == [list(Weights(breaks=5,
+                                                                              width=40))]
+    assert weight_rows([list(plain), "beam_40"]).shape == (2, SK.N_WEIGHTS)
+    for bad in ("nothing", {"good": 1}, [[1, 2, 3]], []):
+        with pytest.raises(ValueError, match="weights"):
+            weight_rows(bad)

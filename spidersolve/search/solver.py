@@ -13,8 +13,7 @@ from ..state import Action, Game, Position, line_text, load_source, replay
 from ..state.packed import CARD_KEYS, STOCK_KEYS, action_from_code, action_to_code, to_board
 from . import _kernels as K
 from . import _lines as L
-from ._terms import N_WEIGHTS
-from .heuristic import DEFAULT_WEIGHTS, beam_weights
+from .heuristic import beam_weights, weight_rows
 from .verify import verify_win
 
 DEFAULT_NODES = 1_000_000
@@ -74,10 +73,7 @@ class _Search:
                               "solved with full knowledge: give the game code with --after "
                               "LINE instead")
         started = time.perf_counter()
-        weights = np.atleast_2d(np.asarray(DEFAULT_WEIGHTS if weights is None else weights,
-                                           np.int64))
-        if weights.ndim != 2 or weights.shape[1] != N_WEIGHTS:
-            raise ValueError(f"weights: one row of {N_WEIGHTS} integers per heuristic")
+        weights = weight_rows(weights)  # the named configurations as the kernel's rows
         self.result = np.zeros(K.RESULT_SIZE, np.int64)
         self.node_entry, self.ent_parent, self.ent_action = run_kernel(
             K.search, to_board(position), position.relaxed, int(nodes), weights,
@@ -149,11 +145,7 @@ def _solve_game(game: Game, nodes: int, weights=None, shorten=False):
 
 
 # Positions the line beam keeps per layer and number of deals left, by the
-# number of suits. Chosen on training deals (SP1-S1C and S2C 100..139,
-# S4C 1000..1039; mean line, beam seconds per deal): one suit 200: 89.9,
-# 0.25 s; 300: 89.5, 0.37 s. Two suits 200: 108.7, 0.31 s; 300: 106.2,
-# 0.48 s. Four suits 100: 139.9, 0.20 s; 150: 138.8, 0.31 s; 200: 135.4,
-# 0.40 s.
+# number of suits (chosen on training deals: docs/tuning-heuristic.md).
 SHORTEN_WIDTHS = {1: 300, 2: 300, 4: 200}
 SHORTEN_NODES = 1_000_000  # positions the beam may expand
 
@@ -176,12 +168,13 @@ def shorten_line(game: Game, line, width: int | None = None, nodes: int = SHORTE
     codes = np.array([action_to_code(a) for a in line], np.int32)
     if width < 1 or len(codes) < 2:
         return tuple(line)
-    if weights is None:
-        weights = beam_weights(game.position.suits)
+    rank = weight_rows(beam_weights(game.position.suits) if weights is None else weights)
+    if len(rank) != 1:
+        raise ValueError("weights: the line beam ranks by one heuristic")
     board = to_board(game.position)  # the counters come from the reference replay
     out = np.empty(len(codes), np.int32)
     stats = np.zeros(2, np.int64)
     n = run_kernel(L.beam, board, game.position.relaxed, codes, int(width),
-                   np.asarray(weights, np.int64), CARD_KEYS, STOCK_KEYS, int(nodes), True, out,
+                   rank[0], CARD_KEYS, STOCK_KEYS, int(nodes), True, out,
                    stats)
     return tuple(action_from_code(int(c)) for c in out[:n])
