@@ -460,3 +460,69 @@ def test_a_moves_hash_terms_and_beam_key_updated_from_two_columns_equal_a_full_r
         assert list(moved) == list(fresh), action.text()
         assert L._moved_key(key, hashes, child, code_, CARD_KEYS, parts[0]) == \
             K.zobrist_hash(child, CARD_KEYS, STOCK_KEYS, 0), action.text()
+
+
+def _stale_cache_files(folder, age=-1000):
+    """Cache files of a search kernel, older than every kernel source."""
+    import os
+
+    from spidersolve.search.compiled import kernel_sources
+
+    oldest = min(path.stat().st_mtime for path in kernel_sources("search"))
+    folder.mkdir(parents=True, exist_ok=True)
+    files = [folder / "_kernels.search-1.py311.nbi", folder / "_kernels.search-1.py311.1.nbc"]
+    for path in files:
+        path.write_bytes(b"")
+        os.utime(path, (oldest + age, oldest + age))
+    return files
+
+
+def test_importing_the_search_touches_no_cache_file_bug(tmp_path, monkeypatch):
+    """The stale-cache check ran at import and broke a read-only install."""
+    import os
+    import subprocess
+    import sys
+
+    from spidersolve.search.compiled import cache_dir
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    env = dict(os.environ)
+    files = _stale_cache_files(cache_dir("search"))  # NUMBA_CACHE_DIR/search_<sha1>
+    subprocess.run([sys.executable, "-c", "import spidersolve.search, spidersolve.state"],
+                   env=env, check=True)
+    assert all(path.exists() for path in files)
+
+
+def test_a_read_only_or_failing_cache_folder_stops_nothing_bug(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    from spidersolve.search import compiled
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    files = _stale_cache_files(compiled.cache_dir("search"))
+    monkeypatch.setattr(compiled.os, "access", lambda path, mode: False)  # read-only
+    assert compiled.drop_stale_caches("search") == 0
+    assert all(path.exists() for path in files)
+    monkeypatch.undo()
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+
+    def refuse(self, missing_ok=False):
+        raise PermissionError(f"read-only: {self}")
+
+    monkeypatch.setattr(Path, "unlink", refuse)
+    assert compiled.drop_stale_caches("search") == 0  # every file error is swallowed
+    assert all(path.exists() for path in files)
+    monkeypatch.undo()
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    assert compiled.drop_stale_caches("search") == 2
+    assert not any(path.exists() for path in files)
+
+
+def test_the_stale_cache_check_covers_every_kernel_file_of_state_and_search():
+    from spidersolve.search.compiled import kernel_sources
+
+    names = {(path.parent.name, path.name) for path in kernel_sources("search")}
+    assert {("state", "_kernels.py"), ("search", "_kernels.py"), ("search", "_lines.py"),
+            ("search", "_terms.py"), ("search", "_table.py"), ("search", "_heap.py")} <= names
+    assert not {name for folder, name in names if name in ("solver.py", "compiled.py")}
+    assert {path.parent.name for path in kernel_sources("state")} == {"state"}

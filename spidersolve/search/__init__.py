@@ -1,9 +1,5 @@
 """The solver: bounded best-first search, replay verification, hints."""
 
-from .compiled import drop_stale_search_cache
-
-drop_stale_search_cache()  # before the search kernels load from numba's cache
-
 from .hints import HINT_NODES, HintResult, hint
 from .solver import DEFAULT_NODES, SolveResult, solve
 from .verify import ReplayFailed, verify_win

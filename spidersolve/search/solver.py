@@ -13,6 +13,7 @@ from ..state import Action, Game, Position, line_text, load_source, replay
 from ..state.packed import CARD_KEYS, STOCK_KEYS, action_from_code, action_to_code, to_board
 from . import _kernels as K
 from . import _lines as L
+from .compiled import fresh_kernels
 from .heuristic import beam_weights, weight_rows
 from .verify import verify_win
 
@@ -74,6 +75,7 @@ class _Search:
                               "LINE instead")
         started = time.perf_counter()
         weights = weight_rows(weights)  # the named configurations as the kernel's rows
+        fresh_kernels()  # numba's cache does not see edits to the kernels a kernel inlines
         self.result = np.zeros(K.RESULT_SIZE, np.int64)
         self.node_entry, self.ent_parent, self.ent_action = run_kernel(
             K.search, to_board(position), position.relaxed, int(nodes), weights,
@@ -171,6 +173,7 @@ def shorten_line(game: Game, line, width: int | None = None, nodes: int = SHORTE
     rank = weight_rows(beam_weights(game.position.suits) if weights is None else weights)
     if len(rank) != 1:
         raise ValueError("weights: the line beam ranks by one heuristic")
+    fresh_kernels()
     board = to_board(game.position)  # the counters come from the reference replay
     out = np.empty(len(codes), np.int32)
     stats = np.zeros(2, np.int64)
