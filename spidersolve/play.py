@@ -48,10 +48,10 @@ from .state import (DEAL, Action, Game, GameCode, HiddenCard, IllegalAction, Pos
 from .state.visible import name_deal, name_down
 from .state.position import N_COLS
 from .state.rules import run_length
+from .search.hints import HINT_NODES
 from .state.words import action_outcome, outcome_sentence
 
 MAX_UNDO = 100
-HINT_NODES = 167_000
 
 HELP_TEXT = """\
 commands (columns are 1..10):
