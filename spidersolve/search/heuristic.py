@@ -40,8 +40,9 @@ class Weights(NamedTuple):
     A tuple in the kernels' order, so ``np.asarray(weights)`` is the row the
     kernels take.
 
-    >>> Weights(face_down=3, breaks=3)
-    Weights(face_down=3, breaks=3, mixed=0, empty=0, removed=0, depth=0, buried=0, spare=0, width=0)
+    >>> w = Weights(face_down=3, breaks=3)
+    >>> w.face_down, w.width, len(w)
+    (3, 0, 9)
     >>> Weights(breaks=5).replace(width=40).width
     40
     """
@@ -120,6 +121,9 @@ def weight_rows(weights=None) -> np.ndarray:
         weights = DEFAULT_WEIGHTS
     if isinstance(weights, (str, dict)) or _is_row(weights):
         weights = [weights]
+    elif weights and all(isinstance(x, (int, np.integer)) for x in weights):
+        raise ValueError(f"weights: a row has {K.N_WEIGHTS} integers "
+                         f"({', '.join(TERMS)}), not {len(weights)}")
     rows = []
     for one in weights:
         if isinstance(one, str):
