@@ -85,7 +85,8 @@ def main(argv=None):
     named = (f"{len(deals)} listed deals" if args.deal_list
              else f"deals {args.start}..{args.start + args.deals - 1}")
     print(f"solve_power: {named}, node limit "
-          f"{args.nodes:,}, weights {weights or 'default'} {weight_rows(weights).tolist()}, {args.workers} workers, "
+          f"{args.nodes:,}, weights {weights or 'default'} {weight_rows(weights).tolist()}, "
+          f"{args.workers} workers, "
           f"{'lines shortened, ' if args.shorten else ''}"
           f"wall {wall:.0f} s")
     header = (f"{'suits':>5} {'won':>5} {'lost':>5} {'unkn':>5} {'%<=167k':>8} {'%<=limit':>8} "
