@@ -1,5 +1,6 @@
 # make test: set up .venv if needed, install spidersolve with its test extra, run every test.
 # make run:  the same set-up, then the main job (a batch of solves and the win-rate table).
+# make bench: the same set-up, then every benchmark under benchmarks/ (docs/benchmarks.md).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -24,6 +25,22 @@ test: $(STAMP)
 run: $(STAMP)
 	$(BIN)/spidersolve batch --suits 1,2,4 --deals 0:100 --out results/main
 	$(BIN)/spidersolve stats results/main --budgets 10000,167000
+
+# The benchmarks of docs/benchmarks.md with the options its tables were made
+# with: about 10 minutes on 2 cores (winrates.py reuses results/bench-winrates,
+# so a second run only prints its table). The honest player's win rates take
+# hours on the full deal set, so HONEST sets its options: the default is a
+# short run; `make bench HONEST=` runs deals 0..99 of 1, 2 and 4 suits.
+HONEST ?= --suits 1 --deals 0:10
+bench: $(STAMP)
+	$(BIN)/python benchmarks/perft.py
+	$(BIN)/python benchmarks/solve_power.py
+	$(BIN)/python benchmarks/solve_power.py --shorten
+	$(BIN)/python benchmarks/hint_latency.py
+	$(BIN)/python benchmarks/hint_latency.py --suits 4 --deals 5
+	$(BIN)/python benchmarks/hint_latency.py --suits 4 --deals 5 --honest
+	$(BIN)/python benchmarks/winrates.py
+	$(BIN)/python benchmarks/honest_winrate.py $(HONEST)
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -25,7 +25,7 @@ from tqdm import tqdm
 
 from spidersolve.search.honest import HONEST_NODES, HONEST_SAMPLES
 from spidersolve.stats import load_results, make_backend, plan, run_batch
-from spidersolve.stats.batch import parse_deals, parse_suits
+from spidersolve.cli.options import parse_deals, parse_suits
 from spidersolve.stats.honest import honest_summary
 from spidersolve.stats.winrates import wilson_interval
 

@@ -17,7 +17,7 @@ are repeated and averaged).
 It then times starting up the kernels in fresh processes: once with an
 empty NUMBA_CACHE_DIR (the one-time compile) and once more with that cache
 warm (a second start), each from process start to the first kernel result:
-``kernel_perft`` of depth 3 on the first code, and separately a 100-node
+``kernel.perft`` of depth 3 on the first code, and separately a 100-node
 ``solve`` (which also compiles the search kernels).
 
 Targets: kernel >= 100x reference; cached start < 1 s.
@@ -42,9 +42,9 @@ START_SCRIPTS = {
 import time
 t0 = time.perf_counter()
 from spidersolve.state import GameCode
-from spidersolve.state.packed import kernel_perft
+from spidersolve.state.kernel import perft
 t1 = time.perf_counter()
-leaves = kernel_perft(GameCode.parse({code!r}).position(), 3)
+leaves = perft(GameCode.parse({code!r}).position(), 3)
 t2 = time.perf_counter()
 print(t1 - t0, t2 - t1, leaves)
 """,
@@ -97,7 +97,7 @@ def main(argv=None) -> int:
 
     # Import (and warm) the kernels before timing anything: compile time is measured apart.
     from spidersolve.state import GameCode
-    from spidersolve.state.packed import kernel_perft
+    from spidersolve.state.kernel import perft as kernel_perft
     from spidersolve.state.perft import perft as reference_perft
     kernel_perft(GameCode.parse(CODES[0]).position(), 2)
 
@@ -135,7 +135,7 @@ def main(argv=None) -> int:
           f"{'met' if worst >= KERNEL_TARGET else 'NOT met'})")
 
     if not args.no_start:
-        for script, call in (("perft", "kernel_perft depth 3"), ("solve", "solve 100 nodes")):
+        for script, call in (("perft", "kernel.perft depth 3"), ("solve", "solve 100 nodes")):
             with tempfile.TemporaryDirectory(prefix="numba-cache-") as cache_dir:
                 cold = measure_start(script, CODES[0], cache_dir)
                 warm = measure_start(script, CODES[0], cache_dir)

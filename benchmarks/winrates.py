@@ -29,7 +29,7 @@ import click
 from tqdm import tqdm
 
 from spidersolve.stats import load_results, make_backend, plan, render, run_batch
-from spidersolve.stats.batch import parse_deals, parse_suits
+from spidersolve.cli.options import parse_deals, parse_suits
 from spidersolve.stats.winrates import counts, verdicts_within
 
 ANCHOR_FULL = {"suits": 1, "deals": 513, "nodes": 1_000_000, "rate": 0.97}

@@ -5,7 +5,14 @@ class SpiderError(ValueError):
     """Bad input: a code, a card, a position text, an action or a line.
 
     The message is one line that names what is wrong; the command line
-    prints it after ``error:`` and exits with status 2.
+    prints it after ``error:`` and exits with status 2. A ``ValueError``.
+
+    >>> from spidersolve.state import Action
+    >>> try:
+    ...     Action.parse("11>2")
+    ... except SpiderError as err:
+    ...     print(err)
+    '11>2': source column 11 is not 1..10
     """
 
 

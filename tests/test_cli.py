@@ -6,8 +6,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from conftest import assert_error, read_vectors
-from test_rules import LOST
+from data import CLUBS_STUCK_TEXT, assert_error, read_vectors
 
 from spidersolve.cli.main import cli
 from spidersolve.state import GameCode, legal_actions
@@ -98,9 +97,9 @@ def test_actions_say_the_game_is_won_when_it_is():
 
 
 def test_actions_say_the_game_is_lost_when_nothing_can_move(position_file):
-    out = ok("actions", position_file(LOST))
+    out = ok("actions", position_file(CLUBS_STUCK_TEXT))
     assert out.startswith("no legal action: the game is lost (6 of 8 runs removed")
-    assert json.loads(ok("actions", "-", "--json", input=LOST))["state"] == "lost"
+    assert json.loads(ok("actions", "-", "--json", input=CLUBS_STUCK_TEXT))["state"] == "lost"
 
 
 def test_actions_with_an_illegal_after_line_name_the_action():

@@ -6,37 +6,51 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from data import LOST_TEXT, STUCK_TEXT, read_vectors
 
 from spidersolve.cli.main import cli
 from spidersolve.search import HINT_NODES, hint, solve
 from spidersolve.state import GameCode, Position, legal_actions, replay
 from spidersolve.state.words import line_sentences
-from test_solver import LOST_TEXT, STUCK_TEXT
 
 
 def run(*args, stdin=None):
     return CliRunner().invoke(cli, list(args), input=stdin)
 
 
-@pytest.mark.parametrize("code,after", [
+# Within the default budget, every one of these hints is proven.
+HINT_CASES = [
     ("SP1-S1C-AAAAAAD", ""),
     ("SP1-S1C-AAAAAAD", "1>8 8>7x2 8>2 deal"),
     ("SP1-S2C-AAAAAAA", ""),
     ("SP1-S2R-AAAAAAB", "3>2 4>7"),
     ("SP1-S4C-AAAAPOA", ""),
-])
+]
+
+
+@pytest.mark.parametrize("code,after", HINT_CASES)
 def test_hint_is_a_legal_action_and_a_proven_line_wins(code, after):
-    position = GameCode.parse(code).position()
-    game = replay(position, after)
+    game = replay(GameCode.parse(code).position(), after)
     result = hint(code, after=after)
+    assert result.status == "proven"
     assert result.action in legal_actions(game.position)
     assert result.nodes <= HINT_NODES
-    if result.status == "proven":
-        assert result.line[0] == result.action
-        assert replay(game.position, result.line, game).won
-        assert result.line_length == len(result.line)
-    else:
-        assert result.status == "unproven" and result.line is None
+    assert result.line[0] == result.action
+    assert replay(game.position, result.line, game).won
+    assert result.line_length == len(result.line)
+    assert result.words == result.action.words(game.position)
+
+
+@pytest.mark.parametrize("code,after", HINT_CASES)
+def test_hint_one_node_short_of_its_proof_is_unproven_and_still_legal(code, after):
+    game = replay(GameCode.parse(code).position(), after)
+    proven = hint(code, after=after)
+    short = hint(code, after=after, nodes=proven.nodes - 1)
+    assert short.status == "unproven"
+    assert (short.line, short.line_length, short.nodes) == (None, None, proven.nodes - 1)
+    assert short.action in legal_actions(game.position)
+    assert short.words == short.action.words(game.position)
+    assert solve(game, nodes=proven.nodes - 1).verdict == "unknown"
 
 
 def test_one_suit_hint_is_proven():
@@ -62,7 +76,7 @@ def test_position_with_no_legal_action_is_stuck():
 
 
 def test_won_game_says_won():
-    row = json.loads(open("tests/vectors/wins.jsonl").readline())
+    row = read_vectors("wins")[0]
     result = hint(row["code"], after=row["line"])
     assert result.status == "won"
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from test_solver import STUCK_TEXT
+from data import STUCK_TEXT
 
 from spidersolve.cli.main import cli
 from spidersolve.search.honest import METHODS, advise, reveal_plan

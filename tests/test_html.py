@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import read_vectors
+from data import read_vectors
 
 from spidersolve.cards import card_text
 from spidersolve.cli.main import cli
@@ -115,7 +115,7 @@ def browser(tmp_path_factory):
         if os.environ.get("CI"):
             pytest.fail(f"{CHROMIUM} and {CHROMEDRIVER} must be installed in CI (.ci/run does)")
         pytest.skip("Debian's chromium and chromium-driver are not installed")
-    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium import webdriver  # a test dependency: missing, it is an error
     from selenium.webdriver.chrome.service import Service
 
     options = webdriver.ChromeOptions()
@@ -158,6 +158,7 @@ def test_a_browser_steps_through_a_whole_won_line_with_the_keys(browser, tmp_pat
     browser.get(path.as_uri())
     assert browser.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "1"
     total = game["moves"]
+    assert total > 40  # so the mid-way check at step 40 runs
     assert text(browser, "step") == "0" and text(browser, "total") == str(total)
     assert shown_columns(browser) == [[len(start.down[c]), [card_text(x) for x in start.up[c]]]
                                       for c in range(10)]

@@ -1,7 +1,8 @@
 """The numba kernels against the reference rules: golden vectors and hypothesis walks.
 
 The reference model (``rules.py``) is the oracle. Every vector line is played
-through the kernels of ``state/_kernels.py`` on a working board, and random
+through the kernels of ``state/_kernels.py`` on a working board (and through
+``state/kernel.py``, their face under the reference's names), and random
 legal walks compare the two models action by action: the legal list (as a
 set and in the documented order), the position, move counter and score after
 every legal action, undo byte for byte, the packed form, and the hashes.
@@ -14,20 +15,24 @@ import json
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from conftest import read_vectors, vector_id
+from data import read_vectors, vector_id
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
+from strategies import codes, random_walk
 
 from spidersolve.cli.main import cli
 from spidersolve.state import (Action, Game, GameCode, IllegalAction, Position, apply,
                                legal_actions, parse_line)
+from spidersolve.state import _board as B
+from spidersolve.state import _hashing as H
 from spidersolve.state import _kernels as K
+from spidersolve.state import _packing as P
+from spidersolve.state import kernel
 from spidersolve.state.codes import MAX_DEAL
-from spidersolve.state.packed import (CARD_KEYS, PACKED_SIZE, STOCK_KEYS, action_from_code,
-                                      action_to_code, canonical_hash, from_board, from_packed,
-                                      kernel_actions, kernel_divide, kernel_perft, to_board,
-                                      to_packed)
-from spidersolve.state.perft import divide
+from spidersolve.state.kernel import CARD_KEYS, STOCK_KEYS, canonical_hash
+from spidersolve.state.packed import (PACKED_SIZE, action_from_code, action_to_code, from_board,
+                                      from_packed, to_board, to_packed)
+from spidersolve.state.perft import divide, perft
 
 DEALS = read_vectors("deals")
 PERFT = read_vectors("perft")
@@ -43,13 +48,13 @@ def board_of(game: Game) -> np.ndarray:
 
 
 def board_actions(board: np.ndarray, relaxed: bool) -> list[Action]:
-    out = np.empty(K.MAX_ACTIONS, np.int32)
+    out = np.empty(B.MAX_ACTIONS, np.int32)
     n = K.gen_actions(board, relaxed, out)
     return [action_from_code(int(x)) for x in out[:n]]
 
 
 def new_undo() -> np.ndarray:
-    return np.zeros(K.UNDO_SIZE, np.int32)
+    return np.zeros(B.UNDO_SIZE, np.int32)
 
 
 def live(board: np.ndarray) -> np.ndarray:
@@ -62,10 +67,10 @@ def live(board: np.ndarray) -> np.ndarray:
     live cells (and every header field, counters included).
     """
     out = board.copy()
-    for c in range(K.N_COLS):
-        out[c * K.CAP + int(board[K.LEN + c]):(c + 1) * K.CAP] = 0
-    out[K.STOCK:K.STOCK + 50 - int(board[K.NSTOCK])] = 0
-    out[K.REMOVED + int(board[K.NREMOVED]):K.REMOVED + 8] = 0
+    for c in range(B.N_COLS):
+        out[c * B.CAP + int(board[B.LEN + c]):(c + 1) * B.CAP] = 0
+    out[B.STOCK:B.STOCK + 50 - int(board[B.NSTOCK])] = 0
+    out[B.REMOVED + int(board[B.NREMOVED]):B.REMOVED + 8] = 0
     return out
 
 
@@ -74,8 +79,8 @@ def assert_board_is(board: np.ndarray, game: Game) -> None:
     pos = game.position
     assert from_board(board, pos.suits, pos.rules) == pos
     assert np.array_equal(live(board), to_board(pos, game.moves, game.score))
-    assert int(board[K.MOVES]) == game.moves
-    assert int(board[K.SCORE]) == game.score
+    assert int(board[B.MOVES]) == game.moves
+    assert int(board[B.SCORE]) == game.score
 
 
 def assert_same_actions(board: np.ndarray, pos: Position) -> list[Action]:
@@ -141,21 +146,32 @@ def test_deal_packs_and_lists_actions_like_the_reference(row):
     assert packed.dtype == np.uint8 and packed.shape == (PACKED_SIZE,)
     assert not packed[106:].any()
     assert from_packed(packed, pos.suits, pos.rules) == pos
-    board = np.zeros(K.BOARD_SIZE, np.int16)
-    K.unpack(packed, board)
+    board = np.zeros(B.BOARD_SIZE, np.int16)
+    P.unpack(packed, board)
     assert np.array_equal(board, to_board(pos))
-    assert kernel_actions(pos) == legal_actions(pos)
+    assert kernel.legal_actions(pos) == legal_actions(pos)
+
+
+def test_packed_offsets_follow_each_other_and_hold_104_cards():
+    fields = [(P.PACKED_LEN, B.N_COLS), (P.PACKED_FD, B.N_COLS), (P.PACKED_NSTOCK, 1),
+              (P.PACKED_NREMOVED, 1), (P.PACKED_REMOVED, 2), (P.PACKED_MOVES, 2),
+              (P.PACKED_SCORE, 2), (P.PACKED_CARDS, (104 * 6 + 7) // 8)]
+    at = 0
+    for offset, size in fields:
+        assert offset == at
+        at += size
+    assert at == 106 <= P.PACKED_SIZE == PACKED_SIZE == 112
 
 
 @pytest.mark.parametrize("row", PERFT, ids=vector_id)
 def test_kernel_perft_counts_the_action_sequences(row):
     pos = GameCode.parse(row["code"]).position()
-    leaves = kernel_perft(pos, row["depth"])
+    leaves = kernel.perft(pos, row["depth"])
     if leaves != row["leaves"]:
-        kernel = kernel_divide(pos, row["depth"])
+        by_kernel = kernel.divide(pos, row["depth"])
         reference = dict(divide(pos, row["depth"]))
         split = "\n".join(f"{a.text()}: kernel {n}, reference {reference.get(a)}"
-                          for a, n in kernel)
+                          for a, n in by_kernel)
         pytest.fail(f"{row['code']} depth {row['depth']}: {leaves} != {row['leaves']}\n{split}")
 
 
@@ -186,7 +202,7 @@ def test_vector_line_played_on_the_board_matches_the_reference_at_every_step(row
         assert_board_is(board, game)
     assert from_board(board, game.position.suits, game.position.rules).to_text() == \
         row["position"]
-    assert (int(board[K.MOVES]), int(board[K.SCORE]), int(board[K.NREMOVED])) == \
+    assert (int(board[B.MOVES]), int(board[B.SCORE]), int(board[B.NREMOVED])) == \
         (row["moves"], row["score"], row["removed"])
     assert_same_actions(board, game.position)
 
@@ -223,29 +239,34 @@ def test_kernel_refuses_to_turn_up_an_unknown_card_where_the_reference_raises(ro
         K.undo_action(board, undo)
         assert np.array_equal(live(board), live(before)), action.text()
     assert refused == 0 or pos.has_unknown
+    for action in legal_actions(pos) + [Action(0, 0, 1), Action(0, 1, 13)]:
+        assert raised_by(kernel.apply, pos, action) == raised_by(apply, pos, action), action
     if pos.has_unknown:
         assert refused > 0  # the vector has moves that uncover a '??'
         with pytest.raises(IllegalAction):
-            kernel_perft(pos, 3)
+            kernel.perft(pos, 3)
+
+
+def raised_by(function, *args):
+    """The type and text of what ``function(*args)`` raises, or its result."""
+    try:
+        return function(*args)
+    except Exception as err:  # compared, never hidden
+        return type(err), str(err)
+
+
+@pytest.mark.parametrize("row", [r for r in PERFT if r["depth"] == 3][:6], ids=vector_id)
+def test_kernel_divide_is_the_reference_divide(row):
+    pos = GameCode.parse(row["code"]).position()
+    for depth in (0, 1, 2):
+        assert kernel.divide(pos, depth) == divide(pos, depth)
+    assert sum(n for _action, n in kernel.divide(pos, 3)) == row["leaves"]
+    for depth in (-1,):
+        assert raised_by(kernel.perft, pos, depth) == raised_by(perft, pos, depth)
+        assert raised_by(kernel.divide, pos, depth) == raised_by(divide, pos, depth)
 
 
 # -- hypothesis: random codes and random legal walks ------------------------
-
-codes = st.builds(GameCode, st.sampled_from([1, 2, 4]), st.sampled_from(["classic", "relaxed"]),
-                  st.integers(0, MAX_DEAL))
-
-
-def walk(data, code: GameCode, max_steps: int = 150) -> Game:
-    """A random legal walk of random length from ``code``'s deal, driven by ``data``."""
-    game = Game.start(code.position())
-    for _ in range(data.draw(st.integers(0, max_steps), label="steps")):
-        actions = legal_actions(game.position)
-        if not actions:
-            break
-        game = game.play(actions[data.draw(st.integers(0, len(actions) - 1))])
-    event(f"walk of {game.moves // 25 * 25}+ actions")
-    return game
-
 
 def walk_comparing(board, game, data, max_steps):
     """A random legal walk on the board and the reference side by side.
@@ -262,6 +283,8 @@ def walk_comparing(board, game, data, max_steps):
             break
         action = actions[data.draw(st.integers(0, len(actions) - 1))]
         K.apply_action(board, action_to_code(action), undo)
+        assert kernel.play(game, action) == game.play(action)
+        assert kernel.apply(game.position, action) == apply(game.position, action)
         game = game.play(action)
         assert_board_is(board, game)
     return game
@@ -293,15 +316,15 @@ def test_kernel_matches_the_reference_near_run_removals(row, data):
 @settings(deadline=None, max_examples=60)
 @given(codes, st.data(), st.integers(0, 32767), st.integers(0, 1300))
 def test_pack_unpack_round_trips_with_moves_and_score(code, data, moves, score):
-    game = walk(data, code)
+    game = random_walk(data, code)[-1]
     for m, s in ((game.moves, game.score), (moves, score)):
         packed = to_packed(game.position, m, s)
-        board = np.zeros(K.BOARD_SIZE, np.int16)
-        K.unpack(packed, board)
+        board = np.zeros(B.BOARD_SIZE, np.int16)
+        P.unpack(packed, board)
         assert np.array_equal(board, to_board(game.position, m, s))
         assert from_packed(packed, code.suits, code.rules) == game.position
         again = np.zeros(PACKED_SIZE, np.uint8)
-        K.pack(board, again)
+        P.pack(board, again)
         assert np.array_equal(again, packed)
 
 
@@ -310,32 +333,32 @@ def test_pack_unpack_round_trips_with_moves_and_score(code, data, moves, score):
 def test_search_hash_from_stock_shares_is_the_canonical_hash(code, data):
     from spidersolve.search import _table as ST
 
-    game = walk(data, code)
+    game = random_walk(data, code)[-1]
     parts = ST.stock_parts(to_board(Game.start(code.position()).position), STOCK_KEYS)
     board = to_board(game.position)
     cols = np.empty(10, np.uint64)
     for variant in (0, 1):
         ST.column_hashes(board, CARD_KEYS, parts, variant, cols)
-        assert K.combine(cols, board, variant) == \
-            K.canonical_hash(board, CARD_KEYS, STOCK_KEYS, variant)
+        assert H.combine(cols, board, variant) == \
+            H.canonical_hash(board, CARD_KEYS, STOCK_KEYS, variant)
 
 
 @settings(deadline=None, max_examples=60)
 @given(codes, st.data(), st.permutations(range(10)))
 def test_canonical_hash_ignores_column_order_with_the_stock(code, data, perm):
-    pos = walk(data, code).position
+    pos = random_walk(data, code)[-1].position
     other = permuted(pos, perm)
     assert canonical_key(other) == canonical_key(pos)
     assert canonical_hash(other) == canonical_hash(pos)
     # The exact-position hash does see the order (unless the permutation changes nothing).
-    exact = [int(K.zobrist_hash(to_board(p), CARD_KEYS, STOCK_KEYS, 0)) for p in (pos, other)]
+    exact = [int(H.zobrist_hash(to_board(p), CARD_KEYS, STOCK_KEYS, 0)) for p in (pos, other)]
     assert (exact[0] == exact[1]) == (other == pos)
 
 
 @settings(deadline=None, max_examples=60)
 @given(codes, st.data())
 def test_canonical_hash_changes_with_every_action(code, data):
-    pos = walk(data, code).position
+    pos = random_walk(data, code)[-1].position
     h = canonical_hash(pos)
     for action in legal_actions(pos):
         child = apply(pos, action)[0]
@@ -352,13 +375,13 @@ def test_canonical_hash_changes_with_every_action(code, data):
 @settings(deadline=None, max_examples=40)
 @given(codes, st.data())
 def test_column_zobrist_changes_by_the_keys_of_the_cards_moved(code, data):
-    game = walk(data, code)
+    game = random_walk(data, code)[-1]
     pos = game.position
     board = board_of(game)
     undo = new_undo()
 
     def zobrist(variant):
-        return [int(K.column_zobrist(board, c, CARD_KEYS, variant)) for c in range(10)]
+        return [int(H.column_zobrist(board, c, CARD_KEYS, variant)) for c in range(10)]
 
     before = {v: zobrist(v) for v in (0, 1)}
     for v in (0, 1):
@@ -414,7 +437,7 @@ def test_action_codes_round_trip():
             for n in range(1, 13):
                 action = Action(src, dst, n)
                 assert action_from_code(action_to_code(action)) == action
-    assert action_from_code(K.DEAL).is_deal
+    assert action_from_code(B.DEAL).is_deal
 
 
 @settings(deadline=None, max_examples=40)
@@ -431,10 +454,10 @@ def test_a_moves_hash_terms_and_beam_key_updated_from_two_columns_equal_a_full_r
     parts = ST.stock_parts(root, STOCK_KEYS)
     row = np.array(weights_row(face_down=5, breaks=4, mixed=3, empty=2, removed=30,
                                buried=2), np.int64)
-    pos = walk(data, code).position
+    pos = random_walk(data, code)[-1].position
     board = to_board(pos)
-    level = board[K.NSTOCK] // 10
-    cols = np.array([[K.column_zobrist(board, c, CARD_KEYS, v) ^ parts[v, level, c]
+    level = board[B.NSTOCK] // 10
+    cols = np.array([[H.column_zobrist(board, c, CARD_KEYS, v) ^ parts[v, level, c]
                       for c in range(10)] for v in (0, 1)], np.uint64)
     col_terms = np.array([SK.column_terms(board, c) for c in range(10)], np.int64)
     terms = np.empty(SK.N_WEIGHTS, np.int64)
@@ -442,24 +465,33 @@ def test_a_moves_hash_terms_and_beam_key_updated_from_two_columns_equal_a_full_r
     hashes = np.empty(10, np.uint64)
     values = np.empty(10, np.int64)
     L._node_columns(board, -1, -1, hashes, values, CARD_KEYS, parts[0], row)
-    key = np.uint64(K.combine_exact(hashes, board, 0))
-    assert key == K.zobrist_hash(board, CARD_KEYS, STOCK_KEYS, 0)
+    key = np.uint64(H.combine_exact(hashes, board, 0))
+    assert key == H.zobrist_hash(board, CARD_KEYS, STOCK_KEYS, 0)
     for action in legal_actions(pos):
         if action.n_cards == 0:
             continue  # a deal: the search and the beam hash the child afresh
         code_ = action_to_code(action)
         child = to_board(apply(pos, action)[0])
         for v in (0, 1):
-            parent_hash = np.uint64(K.canonical_hash(board, CARD_KEYS, STOCK_KEYS, v))
+            parent_hash = np.uint64(H.canonical_hash(board, CARD_KEYS, STOCK_KEYS, v))
             assert ST.moved_hash(parent_hash, cols[v], child, code_, CARD_KEYS, parts, v) == \
-                K.canonical_hash(child, CARD_KEYS, STOCK_KEYS, v), action.text()
+                H.canonical_hash(child, CARD_KEYS, STOCK_KEYS, v), action.text()
         moved = np.empty(SK.N_WEIGHTS, np.int64)
         SK.moved_terms(terms, col_terms, child, code_, moved)
         fresh = np.empty(SK.N_WEIGHTS, np.int64)
         SK.features(child, fresh)
         assert list(moved) == list(fresh), action.text()
         assert L._moved_key(key, hashes, child, code_, CARD_KEYS, parts[0]) == \
-            K.zobrist_hash(child, CARD_KEYS, STOCK_KEYS, 0), action.text()
+            H.zobrist_hash(child, CARD_KEYS, STOCK_KEYS, 0), action.text()
+
+
+def test_kernel_divide_at_depth_0_bug():
+    # `spidersolve perft CODE 0 --divide` raised ValueError with the kernel engine
+    # (kernel_divide wanted a depth of at least 1); the reference gives no rows.
+    runner = CliRunner()
+    for engine in ("kernel", "reference"):
+        out = runner.invoke(cli, ["perft", "SP1-S1C-AAAAAAA", "0", "--divide", "--engine", engine])
+        assert out.exit_code == 0 and out.stdout == "1\n", engine
 
 
 def _stale_cache_files(folder, age=-1000):

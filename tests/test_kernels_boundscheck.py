@@ -39,30 +39,33 @@ SCRIPT = textwrap.dedent("""
         sys.exit("bounds checking is not on")
 
     from spidersolve.state import Game, GameCode, legal_actions, parse_line
+    from spidersolve.state import _board as B
+    from spidersolve.state import _hashing as H
     from spidersolve.state import _kernels as K
-    from spidersolve.state.packed import (CARD_KEYS, STOCK_KEYS, action_to_code, from_board,
-                                          kernel_actions, kernel_perft, to_board, to_packed,
-                                          from_packed)
+    from spidersolve.state import _packing as P
+    from spidersolve.state import kernel
+    from spidersolve.state.packed import (action_to_code, from_board, from_packed, to_board,
+                                          to_packed)
 
     def check_line(code, line):
         game = Game.start(GameCode.parse(code).position())
         board = to_board(game.position)
-        out = np.empty(K.MAX_ACTIONS, np.int32)
-        undo = np.zeros(K.UNDO_SIZE, np.int32)
-        packed = np.zeros(112, np.uint8)
+        out = np.empty(B.MAX_ACTIONS, np.int32)
+        undo = np.zeros(B.UNDO_SIZE, np.int32)
+        packed = np.zeros(P.PACKED_SIZE, np.uint8)
         for action in line:
             n = K.gen_actions(board, game.position.relaxed, out)
             assert n == len(legal_actions(game.position))
             for a in out[:n]:
                 K.apply_action(board, a, undo)
-                K.column_zobrist(board, 0, CARD_KEYS, 1)
-                K.canonical_hash(board, CARD_KEYS, STOCK_KEYS, 0)
-                K.zobrist_hash(board, CARD_KEYS, STOCK_KEYS, 1)
+                H.column_zobrist(board, 0, H.CARD_KEYS, 1)
+                H.canonical_hash(board, H.CARD_KEYS, H.STOCK_KEYS, 0)
+                H.zobrist_hash(board, H.CARD_KEYS, H.STOCK_KEYS, 1)
                 K.undo_action(board, undo)
             K.apply_action(board, action_to_code(action), undo)
             game = game.play(action)
-            K.pack(board, packed)
-            K.unpack(packed, board)
+            P.pack(board, packed)
+            P.unpack(packed, board)
             pos = game.position
             assert from_board(board, pos.suits, pos.rules) == pos
             assert from_packed(to_packed(pos), pos.suits, pos.rules) == pos
@@ -78,7 +81,7 @@ SCRIPT = textwrap.dedent("""
     for row in (json.loads(line) for line in open(f"{vectors}/perft.jsonl")):
         if row["depth"] == 3 and row["code"] in (
                 "SP1-S1C-AAAAAAA", "SP1-S2C-AAAAAAD", "SP1-S4C-AAAAABA", "SP1-S4R-7777777"):
-            leaves = kernel_perft(GameCode.parse(row["code"]).position(), 3)
+            leaves = kernel.perft(GameCode.parse(row["code"]).position(), 3)
             assert leaves == row["leaves"], (row["code"], leaves)
 
     from spidersolve.search import solve

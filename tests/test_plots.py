@@ -4,21 +4,20 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
+from data import hand_table, result_row
 
 from spidersolve.cli.main import cli
 from spidersolve.stats import load_results
 from spidersolve.stats.plots import lines_figure, nodes_figure, nodes_path, winrate_figure
 from spidersolve.stats.store import ResultStore
 
-from test_stats import hand_table, row
-
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
 @pytest.fixture
 def results(tmp_path):
-    rows = hand_table() + [row(2, "classic", d, "won", 100 * (d + 1), moves=150)
-                           for d in range(4)] + [row(2, "classic", 4, "lost", 800)]
+    rows = hand_table() + [result_row(2, "classic", d, "won", 100 * (d + 1), moves=150)
+                           for d in range(4)] + [result_row(2, "classic", 4, "lost", 800)]
     store = ResultStore(tmp_path / "res")
     store.open_for_writing()
     store.write_part(rows, {"run_id": "p"}, 0)
@@ -78,7 +77,8 @@ def test_stats_plot_writes_two_pngs(results, tmp_path):
 def test_plots_of_results_with_no_win_are_still_drawn(tmp_path):
     store = ResultStore(tmp_path / "res")
     store.open_for_writing()
-    store.write_part([row(4, "classic", d, "unknown", 1000) for d in range(3)], {"run_id": "q"}, 0)
+    store.write_part([result_row(4, "classic", d, "unknown", 1000) for d in range(3)],
+                     {"run_id": "q"}, 0)
     target = tmp_path / "none.png"
     result = CliRunner().invoke(cli, ["stats", str(tmp_path / "res"), "--plot", str(target)])
     assert result.exit_code == 0, result.output

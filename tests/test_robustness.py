@@ -9,8 +9,8 @@ import sys
 import time
 
 import pytest
-from conftest import assert_error
 from click.testing import CliRunner
+from data import STUCK_TEXT, assert_error, hand_table, result_row
 
 from spidersolve.cli.main import cli
 
@@ -106,7 +106,8 @@ def test_a_set_stop_flag_ends_the_search_and_the_beam_at_once():
     from spidersolve.search import solve
     from spidersolve.search.heuristic import DEFAULT_WEIGHTS, beam_weights
     from spidersolve.state import GameCode
-    from spidersolve.state.packed import CARD_KEYS, STOCK_KEYS, action_to_code, to_board
+    from spidersolve.state.kernel import CARD_KEYS, STOCK_KEYS
+    from spidersolve.state.packed import action_to_code, to_board
 
     position = GameCode.parse("SP1-S1C-AAAAAAD").position()
     weights = np.asarray(DEFAULT_WEIGHTS, np.int64)
@@ -648,8 +649,6 @@ def test_solve_json_with_words_gives_the_line_in_words_bug():
 def test_hint_on_a_stuck_position_says_stuck_in_text_and_json_bug():
     import json
 
-    from test_hint import STUCK_TEXT
-
     text = run("hint", "-", input=STUCK_TEXT).stdout
     data = json.loads(run("hint", "-", "--json", input=STUCK_TEXT).stdout)
     assert data["status"] == "stuck" and text.startswith("stuck: ")
@@ -727,11 +726,6 @@ def test_stats_on_an_interrupted_run_says_how_many_deals_are_missing_bug(tmp_pat
 
 
 def test_the_upper_bound_has_its_interval_too_bug(tmp_path):
-    import sys
-
-    sys.path.insert(0, os.path.dirname(__file__))
-    from test_stats import hand_table
-
     from spidersolve.stats import summary, wilson_interval
     from spidersolve.stats.store import ResultStore
 
@@ -749,16 +743,11 @@ def test_the_upper_bound_has_its_interval_too_bug(tmp_path):
 
 
 def test_the_upper_bounds_are_told_apart_in_the_plot_bug(tmp_path):
-    import sys
-
-    sys.path.insert(0, os.path.dirname(__file__))
-    from test_stats import hand_table, row
-
     from spidersolve.stats.plots import winrate_figure
     from spidersolve.stats.store import rows_table, write_atomic
     from spidersolve.stats import load_results
 
-    rows = hand_table() + [row(2, "classic", d, "won", 100 * (d + 1), moves=150)
+    rows = hand_table() + [result_row(2, "classic", d, "won", 100 * (d + 1), moves=150)
                            for d in range(4)]
     write_atomic(rows_table(rows, {"runs": []}), tmp_path / "r.parquet")
     (ax,) = winrate_figure(load_results(tmp_path / "r.parquet")).axes

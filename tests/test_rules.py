@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import read_vectors
+from data import CLUBS_STUCK_TEXT, read_vectors
 
 from spidersolve import SpiderError
 from spidersolve.cards import CardError, card_text, parse_card
@@ -28,24 +28,6 @@ stock:
 9: |
 10: |
 """
-
-# 4 suits, 6 runs removed, clubs left so that nothing moves and the stock is empty.
-LOST = """\
-spider 4 classic
-removed: S S H H D D
-stock:
-1: AC AC | KC
-2: 2C 2C | KC
-3: 3C 3C | JC
-4: 4C 4C | JC
-5: 6C 6C | 9C
-6: 8C 8C | 9C
-7: TC TC | 7C
-8: QC QC | 7C
-9: | 5C
-10: | 5C
-"""
-
 
 def deal3(suits=4, rules="classic"):
     return GameCode(suits, rules, 3).position()
@@ -206,7 +188,7 @@ def test_score_never_goes_below_zero():
 
 
 def test_state_is_lost_when_no_action_is_left():
-    game = Game.start(Position.from_text(LOST))
+    game = Game.start(Position.from_text(CLUBS_STUCK_TEXT))
     assert legal_actions(game.position) == []
     assert game.state == "lost"
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import read_vectors
+from data import filled_position_text, read_vectors
 
 from spidersolve.board import FANCY, PLAIN, Style, card_face, table_text, terminal_style
 from spidersolve.cards import parse_card
@@ -177,10 +177,9 @@ def read_until(fd, text: str, timeout: float = 30.0) -> str:
         if ready:
             try:
                 chunk = os.read(fd, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
+            except OSError:  # EIO: the process closed the terminal
+                chunk = b""
+            assert chunk, f"the process ended before {text!r}: {seen.decode(errors='replace')!r}"
             seen += chunk
     return seen.decode(errors="replace")
 
@@ -229,10 +228,8 @@ def test_counts_are_singular_for_one():
 
 
 def test_a_line_that_would_turn_up_an_unknown_card_is_one_error_line(tmp_path):
-    from test_words import position
-
     path = tmp_path / "hidden.txt"
-    path.write_text(position(1, {7: "7S", 3: "8S"}, down={7: "?? ??"}))
+    path.write_text(filled_position_text(1, {7: "7S", 3: "8S"}, down={7: "?? ??"}))
     result = run("show", str(path), "7>3 3>7")
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.splitlines() == [

@@ -9,39 +9,13 @@ import math
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from data import hand_table, result_row
 
 from spidersolve.cli.main import cli
 from spidersolve.state import Action, GameCode, legal_actions
 from spidersolve.stats import (budget_table, hints_frame, load_results, summary,
                                verdicts_within, wilson_interval)
 from spidersolve.stats.store import ResultStore, rows_table, write_atomic
-
-
-def row(suits, rules, deal, verdict, nodes, limit=1000, first_action=None, moves=None):
-    """A hand-made row; a won one gets a line of ``moves`` actions starting with
-    ``first_action`` and the score such a line ends with (the store checks both)."""
-    code = GameCode(suits, rules, deal)
-    line = score = None
-    if verdict == "won":
-        first_action = first_action or "1>2"
-        line = " ".join([first_action] + ["deal"] * (moves - 1))
-        score = 1300 - moves
-    return {"source": "code", "code": code.text(), "suits": suits, "rules": code.rules,
-            "deal": deal, "node_limit": limit, "verdict": verdict, "nodes": nodes,
-            "seconds": nodes / 1000, "moves": moves, "score": score,
-            "first_action": first_action, "line": line, "version": "0.1.0",
-            "time": "2025-01-01T00:00:00Z"}
-
-
-def hand_table() -> list[dict]:
-    """1 suit: 7 won, 1 lost, 2 unknown of 10; 4 suits relaxed: 3 unknown of 3."""
-    won_nodes = [10, 20, 30, 40, 50, 60, 700]
-    rows = [row(1, "classic", d, "won", n, moves=100 + d)
-            for d, n in enumerate(won_nodes)]
-    rows.append(row(1, "classic", 7, "lost", 500))
-    rows += [row(1, "classic", d, "unknown", 1000) for d in (8, 9)]
-    rows += [row(4, "relaxed", d, "unknown", 1000) for d in range(3)]
-    return rows
 
 
 @pytest.fixture
@@ -138,8 +112,8 @@ def test_stats_command_json_and_csv(hand_results):
 def test_hints_give_the_first_action_in_notation_and_words(tmp_path):
     position = GameCode(2, "classic", 5).position()
     action = legal_actions(position)[0]
-    rows = [row(2, "classic", 5, "won", 321, first_action=action.text(), moves=140),
-            row(2, "classic", 6, "unknown", 1000)]
+    rows = [result_row(2, "classic", 5, "won", 321, first_action=action.text(), moves=140),
+            result_row(2, "classic", 6, "unknown", 1000)]
     store = ResultStore(tmp_path / "res")
     store.open_for_writing()
     store.write_part(rows, {"run_id": "x"}, 0)
@@ -164,7 +138,7 @@ def test_hints_give_the_first_action_in_notation_and_words(tmp_path):
 
 
 def test_hints_suggest_an_unproven_action_for_an_unknown_deal(tmp_path):
-    rows = [row(4, "classic", 7, "unknown", 1000)]
+    rows = [result_row(4, "classic", 7, "unknown", 1000)]
     store = ResultStore(tmp_path / "res")
     store.open_for_writing()
     store.write_part(rows, {"run_id": "x"}, 0)

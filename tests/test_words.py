@@ -6,11 +6,12 @@ import json
 import re
 
 import pytest
+from click.testing import CliRunner
+from data import filled_position_text, read_vectors
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import codes, random_walk
 
-from click.testing import CliRunner
-from conftest import read_vectors
 from spidersolve.cards import SUIT_NAMES, card_text
 from spidersolve.cli.main import cli
 from spidersolve.state import (DEAL, Action, Game, GameCode, IllegalAction, Position, apply,
@@ -76,17 +77,17 @@ def check_sentence(pos: Position, action: Action) -> str:
 
 # -- the issue's examples --------------------------------------------------------------------
 def test_a_group_onto_a_card_names_the_card_and_the_card_that_turns_up():
-    pos = Position.from_text(position(4, {7: "QH 7S 6S", 3: "8S"}, down={7: "5D"}))
+    pos = Position.from_text(filled_position_text(4, {7: "QH 7S 6S", 3: "8S"}, down={7: "5D"}))
     # 7S 6S move; the QH stays face up, so nothing turns up.
     assert action_sentence(pos, Action.parse("7>3x2")) == \
         "move 7S 6S from column 7 onto the 8S in column 3"
-    pos = Position.from_text(position(4, {7: "7S 6S", 3: "8S"}, down={7: "QH"}))
+    pos = Position.from_text(filled_position_text(4, {7: "7S 6S", 3: "8S"}, down={7: "QH"}))
     assert action_sentence(pos, Action.parse("7>3x2")) == \
         "move 7S 6S from column 7 onto the 8S in column 3; the QH in column 7 turns up"
 
 
 def test_a_king_to_an_empty_column():
-    pos = Position.from_text(position(4, {2: "9D KS", 4: ""}))
+    pos = Position.from_text(filled_position_text(4, {2: "9D KS", 4: ""}))
     assert action_sentence(pos, Action.parse("2>4")) == \
         "move the KS from column 2 to the empty column 4"
 
@@ -101,7 +102,7 @@ def test_a_deal_says_how_many_deals_are_left():
         game = game.play(action)
     assert said == ["deal a row (4 deals left)", "deal a row (3 deals left)",
                     "deal a row (2 deals left)"]
-    pos = Position.from_text(position(1, {}, stock=1))
+    pos = Position.from_text(filled_position_text(1, {}, stock=1))
     assert action_sentence(pos, DEAL) == "deal the last row (no deals left)"
 
 
@@ -173,7 +174,7 @@ stock: AS AS KS KS QS QS JS JS TS TS
 
 
 def test_an_unknown_card_that_turns_up_is_said_without_a_name():
-    pos = Position.from_text(position(1, {7: "7S", 3: "8S"}, down={7: "?? ??"}))
+    pos = Position.from_text(filled_position_text(1, {7: "7S", 3: "8S"}, down={7: "?? ??"}))
     assert action_sentence(pos, Action.parse("7>3")) == (
         "move the 7S from column 7 onto the 8S in column 3; "
         "a face-down card in column 7 turns up (not known here)")
@@ -185,8 +186,8 @@ def test_an_unknown_card_that_turns_up_is_said_without_a_name():
 
 def test_a_deal_from_an_unknown_stock_is_said_without_claiming_a_run():
     # Built directly: ?? in the stock is the honest-play issue's position text.
-    known = Position.from_text(position(1, {1: "KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S"},
-                                        stock=1))
+    known = Position.from_text(
+        filled_position_text(1, {1: "KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S"}, stock=1))
     hidden = Position(known.suits, known.rules, known.removed, (15,) * 10, known.down,
                       known.up)
     assert action_sentence(hidden, DEAL) == "deal the last row (no deals left)"
@@ -220,19 +221,12 @@ def test_every_action_of_every_recorded_win_is_said_as_the_rules_play_it(code):
 
 
 @settings(max_examples=40, deadline=None)
-@given(suits=st.sampled_from([1, 2, 4]), relaxed=st.booleans(),
-       deal=st.integers(0, 2 ** 35 - 1), data=st.data())
-def test_random_walks_are_said_as_the_rules_play_them(suits, relaxed, deal, data):
-    pos = GameCode(suits, "relaxed" if relaxed else "classic", deal).position()
-    for _ in range(50):
-        legal = legal_actions(pos)
-        if not legal:
-            break
-        # Every action from here is checked; the walk goes on with one of them.
-        for action in legal:
-            check_sentence(pos, action)
-        action = data.draw(st.sampled_from(legal))
-        pos, _removed = apply(pos, action)
+@given(codes, st.data())
+def test_random_walks_are_said_as_the_rules_play_them(code, data):
+    for game in random_walk(data, code, max_steps=100):
+        # Every action from each position of the walk is checked.
+        for action in legal_actions(game.position):
+            check_sentence(game.position, action)
 
 
 # -- the commands ------------------------------------------------------------------------------
@@ -264,35 +258,3 @@ def test_actions_lists_the_sentences():
     result = CliRunner().invoke(cli, ["actions", "SP1-S1C-AAAAAAD"])
     assert result.stdout.splitlines()[0] == ("1>8\tmove the 2S from column 1 onto the 3S in "
                                              "column 8; the KS in column 1 turns up")
-
-
-# -- helpers -----------------------------------------------------------------------------------
-def position(suits: int, up: dict[int, str], down: dict[int, str] | None = None,
-             stock: int = 0) -> str:
-    """Position text with ``up`` and ``down`` (columns 1..10) and the rest of the deck.
-
-    Columns missing from ``up`` get one card each; the cards left go face
-    down under column 10 (which tests do not touch); ``stock`` deals first.
-    """
-    from collections import Counter
-
-    from spidersolve.cards import ordered_deck, parse_card
-
-    down = dict(down or {})
-    left = Counter(ordered_deck(suits))
-    for text in list(up.values()) + list(down.values()):
-        left.subtract(parse_card(t) for t in text.split() if t != "??")
-    unknown = sum(text.split().count("??") for text in down.values())
-    pool = sorted(left.elements(), key=lambda c: (-(c & 15), c))
-    up = dict(up)
-    for c in range(1, 11):
-        if c not in up:
-            up[c] = card_text(pool.pop(0))
-    pool = pool[unknown:]
-    stock_cards, rest = pool[:10 * stock], pool[10 * stock:]
-    down[10] = (down.get(10, "") + " " + " ".join(card_text(c) for c in rest)).strip()
-    lines = [f"spider {suits} classic", "removed:",
-             " ".join(["stock:"] + [card_text(c) for c in stock_cards])]
-    for c in range(1, 11):
-        lines.append(" ".join(f"{c}: {down.get(c, '')} | {up[c]}".split()))
-    return "\n".join(lines) + "\n"

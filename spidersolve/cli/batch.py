@@ -11,11 +11,13 @@ from ..board import plural
 from ..errors import SpiderError
 from ..search.memory import (NODE_COST_TEXT, available_bytes, check_memory, needed_bytes,
                              size_text, workers_that_fit)
-from ..stats.batch import (make_backend, parse_deals, parse_rules, parse_suits, plan,
-                           run_batch, settings)
+from ..stats.backends import make_backend
+from ..stats.batch import run_batch
+from ..stats.plan import plan, settings
 from ..search.honest import HONEST_NODES, HONEST_SAMPLES, KNOWN_NODES
 from ..search.solver import DEFAULT_NODES
-from .options import announce_compile, memory_option, node_count
+from .options import (announce_compile, memory_option, node_count, parse_deals, parse_rules,
+                      parse_suits)
 
 
 def worker_count(workers: int | None, limit: int, memory: int | None) -> int:

@@ -9,6 +9,7 @@ import click
 
 from ..errors import SpiderError
 from ..state import Game, Position, load_source, replay
+from ..state.codes import RULES
 
 source_argument = click.argument("source", metavar="SOURCE")
 after_option = click.option("--after", "after", default="", metavar="LINE",
@@ -51,6 +52,94 @@ class NodeCount(click.ParamType):
         return node_count(value, option, self.low)
 
 
+# -- lists of values (batch, stats) -------------------------------------------------
+
+def parse_suits(text: str) -> list[int]:
+    """``"1,2,4"`` -> ``[1, 2, 4]``; anything but 1, 2 and 4 is an error."""
+    out = []
+    for token in _tokens(text, "--suits"):
+        if token not in ("1", "2", "4"):
+            raise SpiderError(f"--suits: '{token}' is not a suit count (1, 2 or 4)")
+        if int(token) not in out:
+            out.append(int(token))
+    return sorted(out)
+
+
+def parse_rules(text: str) -> list[str]:
+    """``"classic,relaxed"`` -> ``["classic", "relaxed"]``."""
+    out = []
+    for token in _tokens(text, "--rules"):
+        rules = token.lower()
+        if rules not in RULES:
+            raise SpiderError(f"--rules: '{token}' is not a rule variant (classic or relaxed)")
+        if rules not in out:
+            out.append(rules)
+    return sorted(out)
+
+
+def parse_deals(text: str) -> list[int]:
+    """Deal numbers from ``"A:B"`` (A up to B-1), ``"N"`` or a comma list of both.
+
+    At most ``MAX_TASKS`` of them, counted before any list is built.
+
+    >>> parse_deals("0:3,7")
+    [0, 1, 2, 7]
+    """
+    from ..stats.plan import MAX_TASKS, deal_count, deal_numbers, deal_ranges
+
+    try:
+        ranges = deal_ranges(text)
+    except SpiderError as err:
+        raise SpiderError(f"--deals: {err}") from None
+    # counted before anything is built: a range of billions is refused, not planned
+    total = deal_count(ranges)
+    if total > MAX_TASKS:
+        raise SpiderError(f"--deals: {total:,} deals is more than one run plans (at most "
+                          f"{MAX_TASKS:,}); split the range into several runs into the same "
+                          "--out")
+    return deal_numbers(ranges)
+
+
+def _tokens(text: str, option: str) -> list[str]:
+    tokens = [t.strip() for t in str(text).split(",") if t.strip()]
+    if not tokens:
+        raise SpiderError(f"{option}: nothing given")
+    return tokens
+
+
+def parse_by(text) -> list[str]:
+    """``"suits,rules"`` -> ``["suits", "rules"]``, checked against the columns."""
+    from ..stats.winrates import by_columns
+
+    try:
+        return by_columns(text)
+    except SpiderError as err:
+        raise SpiderError(f"--by: {err}") from None
+
+
+def parse_budgets(text) -> list[int]:
+    """``"167000,1e6"`` -> ``[167000, 1000000]`` (sorted, each at least 1)."""
+    if text is None or text == "":
+        return []
+    out = set()
+    for token in str(text).split(","):
+        token = token.strip().replace("_", "")
+        if not token:
+            continue
+        try:
+            value = float(token) if any(c in token for c in ".eE") else int(token)
+        except ValueError:
+            raise SpiderError(f"--budgets: '{token}' is not a node count") from None
+        if not math.isfinite(value) or value > 2**62:
+            raise SpiderError(f"--budgets: '{token}' is not a finite node count")
+        if value < 1 or value != int(value):
+            raise SpiderError(f"--budgets: '{token}' is not a positive whole node count")
+        out.add(int(value))
+    return sorted(out)
+
+
+# -- search limits -------------------------------------------------------------------
+
 def _memory_size(ctx, param, value):
     if value is None:
         return None
@@ -90,6 +179,7 @@ def start_game(source: str, after: str = "") -> tuple[Game, str]:
 
 
 def echo_json(obj) -> None:
+    """Print ``obj`` as one line of JSON, its keys in their order."""
     click.echo(json.dumps(obj, sort_keys=False))
 
 
@@ -100,6 +190,7 @@ def fail(message: str) -> None:
 
 
 def needs_full_knowledge(position: Position, what: str) -> None:
+    """Fail when ``position`` has unknown cards (``??``): it cannot be ``what`` (solved...)."""
     if position.has_unknown:
         fail(f"the position has unknown cards (??), so it cannot be {what} with full "
              "knowledge: give the game code with --after LINE instead")

@@ -18,10 +18,10 @@ from .options import (after_option, announce_compile, echo_json, json_option,
 def engine_functions(engine: str):
     """(perft, divide, engine name) for ``reference`` or ``kernel``."""
     if engine == "kernel":
-        from ..state.packed import kernel_divide, kernel_perft
+        from ..state import kernel
 
         announce_compile("state", "perft")
-        return kernel_perft, kernel_divide, "kernel"
+        return kernel.perft, kernel.divide, "kernel"
     return reference.perft, reference.divide, "reference"
 
 

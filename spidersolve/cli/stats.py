@@ -10,11 +10,11 @@ import click
 from ..board import plural
 from ..errors import SpiderError
 from ..files import write_atomic
-from .options import NodeCount, check_search_memory
-from ..stats.hints import hints_frame
+from .options import NodeCount, check_search_memory, parse_budgets, parse_by
+from ..stats.hint_table import hints_frame
 from ..stats.honest import honest_render, honest_summary, split_players
 from ..stats.store import load_results, load_results_and_runs
-from ..stats.winrates import DEFAULT_BY, parse_budgets, parse_by, render, stats_flat, stats_json
+from ..stats.winrates import DEFAULT_BY, render, stats_flat, stats_json
 
 results_argument = click.argument("results", metavar="RESULTS")
 

@@ -8,7 +8,7 @@ would not fit.
 import numpy as np
 from numba import njit
 
-from ..state._kernels import JIT
+from ..state._board import JIT
 
 
 @njit(**JIT)

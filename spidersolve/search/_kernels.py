@@ -1,4 +1,4 @@
-"""Numba best-first search over the working board of ``state/_kernels.py``.
+"""Numba best-first search over the working board of ``state/_board.py``.
 
 The pieces live beside it: the heuristic's terms in ``_terms.py``, the
 transposition table and hashes in ``_table.py``, the heap and growable
@@ -36,9 +36,10 @@ kernel file is newer.
 import numpy as np
 from numba import njit
 
-from ..state._kernels import (DEAL, JIT, MAX_ACTIONS, N_COLS, NREMOVED, NSTOCK, UNDO_SIZE,
-                              apply_action, combine, gen_actions, pack, undo_action, unpack)
-from ..state.packed import PACKED_SIZE
+from ..state._board import DEAL, JIT, MAX_ACTIONS, N_COLS, NREMOVED, NSTOCK, UNDO_SIZE
+from ..state._hashing import combine
+from ..state._kernels import apply_action, gen_actions, undo_action
+from ..state._packing import PACKED_SIZE, pack, unpack
 from ._heap import grow, heap_pop, heap_push
 from ._table import (DEAL_LEVELS, column_hashes, moved_hash, stock_parts, tt_insert,
                      tt_rebuild)

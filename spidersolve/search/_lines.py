@@ -14,10 +14,10 @@ the new line. The caller replays the result with the reference rules.
 import numpy as np
 from numba import njit
 
-from ..state._kernels import (DEAL, FD, JIT, LEN, MAX_ACTIONS, N_COLS, NREMOVED, NSTOCK,
-                              UNDO_SIZE, apply_action, column_zobrist, combine_exact, gen_actions,
-                              pack, placed_hash, undo_action, unpack)
-from ..state.packed import PACKED_SIZE
+from ..state._board import DEAL, FD, JIT, LEN, MAX_ACTIONS, N_COLS, NREMOVED, NSTOCK, UNDO_SIZE
+from ..state._hashing import column_zobrist, combine_exact, placed_hash
+from ..state._kernels import apply_action, gen_actions, undo_action
+from ..state._packing import PACKED_CARDS, PACKED_REMOVED, PACKED_SIZE, pack, unpack
 from ._heap import grow, grow_rows
 from ._kernels import STOP_EVERY
 from ._table import DEAL_LEVELS, stock_parts, tt_rebuild, tt_slot
@@ -83,8 +83,8 @@ def _same_position(nodes, x, board, scratch):
     """True if kept node ``x`` holds the same columns and stock as ``board``."""
     pack(board, scratch)
     for i in range(PACKED_SIZE):
-        # bytes 22..27: the runs removed (their order), the moves and the score
-        if (i < 22 or i > 27) and nodes[x, i] != scratch[i]:
+        # not the order of the runs removed, the moves and the score
+        if (i < PACKED_REMOVED or i >= PACKED_CARDS) and nodes[x, i] != scratch[i]:
             return False
     return True
 

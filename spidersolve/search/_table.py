@@ -6,14 +6,15 @@ entry number, -1 for a free slot; the 128-bit hashes of entry e live in
 64-bit key in both halves.
 
 A position's canonical hash is ``combine`` of its columns' hashes
-(``state/_kernels.py``); each column's hash takes the stock's share from
+(``state/_hashing.py``); each column's hash takes the stock's share from
 ``stock_parts``, so a move's child costs only the two columns it touched.
 """
 
 import numpy as np
 from numba import njit
 
-from ..state._kernels import JIT, N_COLS, NSTOCK, _mix, column_stock_hash, column_zobrist
+from ..state._board import JIT, N_COLS, NSTOCK
+from ..state._hashing import _mix, column_stock_hash, column_zobrist
 
 # deals left: 0..5, so 6 stock levels
 DEAL_LEVELS = 6

@@ -1,4 +1,4 @@
-"""The heuristic's terms, as numba kernels over the working board of ``state/_kernels.py``.
+"""The heuristic's terms, as numba kernels over the working board of ``state/_board.py``.
 
 A position's value, for one row of weights, is ``weights . terms``; lower is
 better. ``terms[W_...]`` holds each term signed so (bonuses negative). Two
@@ -13,7 +13,7 @@ only the two columns the move touched.
 import numpy as np
 from numba import njit
 
-from ..state._kernels import CAP, DEAL, FD, JIT, LEN, N_COLS, NREMOVED, NSTOCK
+from ..state._board import CAP, DEAL, FD, JIT, LEN, N_COLS, NREMOVED, NSTOCK
 
 # weights[i] for the term terms[i]
 W_FACE_DOWN = 0

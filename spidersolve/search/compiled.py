@@ -6,7 +6,7 @@ search, 3 s for perft); the command line says so once, before it starts.
 Numba's cache only notices changes to the file a kernel is defined in, not
 to the kernels it inlines from other files: the search kernels inline the
 state kernels (apply, actions, hashes) and each other, so an edit or a pull
-that touches only ``state/_kernels.py`` would leave the search running the
+that touches only the state kernels would leave the search running the
 old rules. ``drop_stale_caches`` deletes the search's cache files older than
 any kernel source; the search calls it once, before its first kernel call
 (``fresh_kernels``), never at import, and no file error escapes it.
@@ -42,7 +42,9 @@ def kernel_sources(package: str = "search") -> list[Path]:
     """The source files whose kernels those of ``spidersolve/<package>/`` may inline.
 
     Every module of the packages in ``INLINES[package]`` that defines a numba
-    kernel (a line starts with ``@njit``), however the kernels are split in files.
+    kernel (a line starts with ``@njit``) and every private module there
+    (``_board.py``: numba freezes the constants a kernel reads), however the
+    kernels are split in files.
     """
     sources = []
     for folder in INLINES.get(package, (package,)):
@@ -52,7 +54,8 @@ def kernel_sources(package: str = "search") -> list[Path]:
             continue
         for path in paths:
             try:
-                if re.search(r"^@njit", path.read_text(encoding="utf-8"), re.MULTILINE):
+                private = path.name.startswith("_") and path.name != "__init__.py"
+                if private or re.search(r"^@njit", path.read_text(encoding="utf-8"), re.M):
                     sources.append(path)
             except (OSError, UnicodeDecodeError):
                 continue

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..state import Action, legal_actions, line_text
-from .solver import SolveResult, _solve_game, start_of
+from ..state import Action, as_game, legal_actions, line_text
+from ..verdict import HintStatus
+from .solver import SolveResult, _solve_game
 
 HINT_NODES = 167_000
 
@@ -14,25 +15,57 @@ HINT_NODES = 167_000
 class HintResult:
     """A hint and how sure it is.
 
-    ``status``: ``proven`` (the first action of a winning line found within
-    the budget), ``lost`` (no winning line exists), ``unproven`` (no proof
-    within the budget: ``action`` is the search's best guess), ``won`` (the
-    game is already won) or ``stuck`` (no legal action, runs left).
+    Attributes
+    ----------
+    status : HintStatus
+        ``proven`` (the first action of a winning line found within the
+        budget), ``lost`` (no winning line exists), ``unproven`` (no proof
+        within the budget: ``action`` is the search's best guess), ``won``
+        (the game is already won) or ``stuck`` (no legal action, runs left).
+    action : Action or None
+        The action to play (None for ``lost``, ``won``, ``stuck``).
+    words : str or None
+        The action in words.
+    line : tuple of Action or None
+        For ``proven``, the whole winning line.
+    nodes : int
+        Positions the search expanded.
+    seconds : float
+        Time taken.
+
+    Examples
+    --------
+    >>> result = hint("SP1-S1C-AAAAAAD", nodes=20_000)
+    >>> result.status, result.action, result.line_length
+    (HintStatus.PROVEN, Action.parse('10>2'), 112)
     """
 
-    status: str
+    status: HintStatus
     action: Action | None
     words: str | None
     line: tuple[Action, ...] | None
     nodes: int
     seconds: float
 
+    def __post_init__(self):
+        object.__setattr__(self, "status", HintStatus(self.status))
+
     @property
     def line_length(self) -> int | None:
+        """The length of the proven line (None without one).
+
+        >>> hint("SP1-S1C-AAAAAAD", nodes=20_000).line_length
+        112
+        """
         return None if self.line is None else len(self.line)
 
     def as_dict(self) -> dict:
-        return {"status": self.status,
+        """The hint as the JSON object ``hint --json`` prints.
+
+        >>> hint("SP1-S1C-AAAAAAD", nodes=20_000).as_dict()["action"]
+        '10>2'
+        """
+        return {"status": self.status.value,
                 "action": self.action.text() if self.action else None,
                 "words": self.words,
                 "line": line_text(self.line) if self.line is not None else None,
@@ -41,12 +74,33 @@ class HintResult:
 
 
 def hint(source, nodes: int = HINT_NODES, after: str = "", weights=None) -> HintResult:
-    """The hint for a source, Position or Game (with ``after`` played first).
+    """The first action of a winning line, or the search's best guess (SPEC section 9).
 
-    >>> hint("SP1-S1C-AAAAAAD").status
-    'proven'
+    Parameters
+    ----------
+    source : str, Position, Game, GameCode or PysolDeal
+        Where to start: a game code, ``pysol:S:N``, a position file name, or
+        a value (see ``state.as_game``).
+    nodes : int
+        The search's node limit.
+    after : str
+        A line played from the source first.
+    weights
+        The heuristic rows (``None``: the default).
+
+    Returns
+    -------
+    HintResult
+        The status, the action, and for ``proven`` the winning line.
+
+    Examples
+    --------
+    >>> hint("SP1-S1C-AAAAAAD", after="10>2", nodes=20_000).action
+    Action.parse('9>10')
+    >>> hint("SP1-S4C-AAAAAAD", nodes=50).status
+    HintStatus.UNPROVEN
     """
-    game = start_of(source, after)
+    game = as_game(source, after)
     position = game.position
     if game.won:
         return HintResult("won", None, None, None, 0, 0.0)

@@ -37,8 +37,8 @@ from dataclasses import dataclass
 
 from ..errors import SpiderError
 from ..interrupt import ThreadPool
-from ..state import (Action, Game, HiddenCard, Position, apply, legal_actions, line_text,
-                     replay)
+from ..state import (Action, Game, HiddenCard, Position, apply, as_position, legal_actions,
+                     line_text, replay)
 from ..state.visible import samples as draw_samples
 from ..state.visible import unknown_count, visible_of
 from .solver import MAX_NODES, _Search
@@ -62,6 +62,10 @@ class HonestAdvice:
     that turns up a hidden card or deals (``action`` is its first).
     ``wins`` of ``scored`` samples were won after the plan; ``samples``
     were drawn and ``nodes`` expanded in all.
+
+    >>> advice = advise("SP1-S1C-AAAAAAD", samples=2)
+    >>> advice.status, advice.plan[0] == advice.action
+    ('honest', True)
     """
 
     status: str
@@ -77,9 +81,19 @@ class HonestAdvice:
 
     @property
     def win_estimate(self) -> float | None:
+        """``wins / scored``, None when nothing was scored (optimistic, see above).
+
+        >>> 0 <= advise("SP1-S1C-AAAAAAD", samples=2).win_estimate <= 1
+        True
+        """
         return None if not self.scored else self.wins / self.scored
 
     def as_dict(self) -> dict:
+        """The advice as the JSON object ``hint --honest --json`` prints.
+
+        >>> advise("SP1-S1C-AAAAAAD", samples=2).as_dict()["status"]
+        'honest'
+        """
         return {"status": self.status,
                 "action": self.action.text() if self.action else None,
                 "words": self.words,
@@ -180,10 +194,12 @@ def advise(view: Position, samples: int = HONEST_SAMPLES, seed: int = DEFAULT_SE
     function of the visible position, the options and ``seed`` alone, the
     same for any number of ``workers`` (threads that run the searches).
 
-    >>> from spidersolve.state import GameCode
-    >>> advise(GameCode.parse("SP1-S1C-AAAAAAD").position(), samples=2).status
+    ``view`` is a Position or anything ``state.as_position`` reads.
+
+    >>> advise("SP1-S1C-AAAAAAD", samples=2).status
     'honest'
     """
+    view = as_position(view)
     if method not in METHODS:
         raise SpiderError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
     if not 1 <= samples <= 10_000:

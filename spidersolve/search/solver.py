@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..errors import SpiderError
 from ..interrupt import run_kernel
-from ..state import Action, Game, Position, line_text, load_source, replay
-from ..state.packed import CARD_KEYS, STOCK_KEYS, action_from_code, action_to_code, to_board
+from ..state import Action, Game, as_game, line_text, parse_line
+from ..state.kernel import CARD_KEYS, STOCK_KEYS
+from ..state.packed import action_from_code, action_to_code, to_board
 from . import _kernels as K
 from . import _lines as L
 from .compiled import fresh_kernels
 from .heuristic import beam_weights, weight_rows
+from ..verdict import Verdict
 from .verify import verify_win
 
 DEFAULT_NODES = 1_000_000
@@ -25,41 +27,77 @@ MAX_NODES = 2**40  # far beyond memory; keeps the count a plain int64 in the ker
 class SolveResult:
     """What a search found.
 
-    ``verdict`` is ``won``, ``lost`` or ``unknown`` (SPEC section 9);
-    ``nodes`` counts positions taken from the frontier and expanded. For a
-    win, ``line`` is the winning line (replayed with the reference rules
-    before it is returned), ``moves`` its length and ``score`` the final
-    score of the whole game (from the start of the source, ``--after``
-    included).
+    Parameters
+    ----------
+    verdict : Verdict
+        ``won``, ``lost`` or ``unknown`` (SPEC section 9); text is accepted.
+    nodes : int
+        Positions taken from the frontier and expanded.
+    seconds : float
+        The whole solve: search, line shortening and replay check. Not part
+        of the result's identity: it is left out of ``==`` and ``repr``.
+    line : tuple of Action, optional
+        For a win, the winning line (replayed with the reference rules
+        before it is returned); line text is accepted.
+    moves : int, optional
+        For a win, the line's length.
+    score : int, optional
+        For a win, the final score of the whole game (from the start of the
+        source, ``after`` included).
+
+    Examples
+    --------
+    >>> r = SolveResult("won", nodes=7, line="1>8 deal", moves=2, score=1200)
+    >>> r
+    SolveResult('won', nodes=7, moves=2, score=1200, line='1>8 deal')
+    >>> r.verdict, r.line[0]
+    (Verdict.WON, Action.parse('1>8'))
+    >>> eval(repr(r)) == r
+    True
     """
 
-    verdict: str
+    verdict: Verdict
     nodes: int
-    seconds: float  # the whole solve: search, line (shortening) and replay check
+    seconds: float = field(default=0.0, compare=False)
     line: tuple[Action, ...] | None = None
     moves: int | None = None
     score: int | None = None
 
+    def __post_init__(self):
+        object.__setattr__(self, "verdict", Verdict(self.verdict))
+        if isinstance(self.line, str):
+            object.__setattr__(self, "line", tuple(parse_line(self.line)))
+        elif self.line is not None:
+            object.__setattr__(self, "line", tuple(self.line))
+
+    def __repr__(self) -> str:
+        parts = [repr(str(self.verdict)), f"nodes={self.nodes}"]
+        parts += [f"{name}={value!r}" for name, value in
+                  (("moves", self.moves), ("score", self.score), ("line", self.line_text))
+                  if value is not None]
+        return f"SolveResult({', '.join(parts)})"
+
     @property
     def line_text(self) -> str | None:
+        """The winning line as text (``None`` without a win).
+
+        >>> SolveResult("won", 7, line="1>8 deal").line_text
+        '1>8 deal'
+        """
         return None if self.line is None else line_text(self.line)
 
     def as_dict(self) -> dict:
-        return {"verdict": self.verdict, "nodes": self.nodes, "seconds": round(self.seconds, 4),
+        """The result as the JSON object ``solve --json`` prints.
+
+        >>> SolveResult("unknown", 100).as_dict()["verdict"]
+        'unknown'
+        """
+        return {"verdict": self.verdict.value, "nodes": self.nodes,
+                "seconds": round(self.seconds, 4),
                 "line": self.line_text, "moves": self.moves, "score": self.score}
 
 
-def start_of(source, after: str = "") -> Game:
-    """A Game from a source text, a Position or a Game, with ``after`` played."""
-    if isinstance(source, Game):
-        game = source
-    elif isinstance(source, Position):
-        game = Game.start(source)
-    else:
-        game = Game.start(load_source(str(source))[0])
-    if after and after.strip():
-        game = replay(game.position, after, game)
-    return game
+start_of = as_game  # the one coercion of a source to a Game (``state.as_game``)
 
 
 class _Search:
@@ -117,15 +155,39 @@ class _Search:
 
 def solve(source, nodes: int = DEFAULT_NODES, after: str = "", weights=None,
           shorten: bool = False) -> SolveResult:
-    """Search for a winning line from a source, Position or Game.
+    """Search for a winning line (SPEC section 9).
 
-    ``after`` is a line played from the source first. The node limit counts
-    positions expanded; budgets nest (a deal won with n nodes is won with
-    the same line at every limit >= n). ``shorten`` then looks for a
-    shorter winning line (see ``shorten_line``; seconds include it).
+    Parameters
+    ----------
+    source : str, Position, Game, GameCode or PysolDeal
+        Where to start: a game code (``"SP1-S1C-AAAAAAD"``), a PySolFC deal
+        (``"pysol:4:14934"``), a position file name, or a value (see
+        ``state.as_game``). A Game keeps its move counter and score.
+    nodes : int
+        The node limit: positions expanded. Budgets nest (a deal won with n
+        nodes is won with the same line at every limit >= n).
+    after : str
+        A line played from the source first, like ``"1>8 deal"``.
+    weights : None, Weights, str or a sequence of them
+        The heuristics (``None``: ``heuristic.DEFAULT_WEIGHTS``): named
+        configurations (``heuristic.PRESETS``); see ``heuristic.weight_rows``.
+    shorten : bool
+        Then look for a shorter winning line (see ``shorten_line``; the
+        seconds include it).
 
-    >>> solve("SP1-S1C-AAAAAAD").verdict
-    'won'
+    Returns
+    -------
+    SolveResult
+        The verdict, the nodes expanded and, for a win, the line, replayed
+        with the reference rules before it is returned.
+
+    Examples
+    --------
+    >>> result = solve("SP1-S1C-AAAAAAD", after="10>2")
+    >>> result.verdict, result.moves
+    (Verdict.WON, 111)
+    >>> solve("SP1-S4C-AAAAAAD", nodes=100)
+    SolveResult('unknown', nodes=100)
     """
     return _solve_game(start_of(source, after), nodes, weights, shorten)[0]
 

@@ -1,60 +1,20 @@
-"""Numba kernels on the working board: action generation, apply and undo,
-hashing, perft.  Arrays and scalars only; outputs go into caller buffers.
+"""Numba kernels of the rules on the working board (``_board.py``): the legal
+actions, apply and undo, perft.  They mirror ``rules.py`` and ``perft.py``;
+``kernel.py`` is their Python face, under the reference's names.
 
-The working board (``int16[BOARD_SIZE]``) is the unpacked form the kernels
-play on; ``packed.py`` converts it to and from ``Position`` and to the
-112-byte packed form that the search stores::
-
-    index      what
-    0..1039    cards: column c's cards bottom to top at [c*CAP, c*CAP + LEN[c])
-    1040..1049 LEN: cards in each column (face down + face up)
-    1050..1059 FD: face-down cards in each column (always the bottom FD[c])
-    1060..1109 STOCK: the stock, right-aligned: the cards left are
-               STOCK[50 - NSTOCK .. 49] in deal order
-    1110       NSTOCK: cards left in the stock
-    1111       NREMOVED: runs removed
-    1112..1119 REMOVED: suit of each removed run, in order
-    1120       MOVES
-    1121       SCORE
-
-A card is ``suit * 16 + rank`` (see ``cards.py``); 15 is an unknown card.
-
-An action is an int: ``src << 12 | dst << 8 | n_cards`` for a move
-(columns 0..9), ``DEAL`` (0xFFFF) for a deal.  The documented order of
-``gen_actions`` is the reference order: src, then dst, then n_cards
-ascending, then the deal.
-
-The undo record of ``apply_action`` (``int32[UNDO_SIZE]``): [0] the action,
-[1] the score before, [2] the number of events, then one event each:
-``col << 3 | removal << 2 | suit`` (a removed run or a turned-up card), in
-the order they happened; ``undo_action`` reverses them.
+Arrays and scalars only; outputs go into caller buffers. The documented
+order of ``gen_actions`` is the reference order: src, then dst, then
+n_cards ascending, then the deal.
 """
 
 import numpy as np
 from numba import njit
 
-# Numba flags live here. cache=True: compiled code is cached beside this file;
-# numba's cache does not notice changes in other modules, and module globals
-# used by a kernel are frozen into the compiled code at first compile.
-JIT = dict(cache=True, nogil=True)
+from ._board import (CAP, DEAL, FD, JIT, LEN, MOVES, N_COLS, NREMOVED, NSTOCK, REMOVED, SCORE,
+                     STOCK, UNKNOWN)
 
-N_COLS = 10
-CAP = 104
-CARDS = 0
-LEN = CAP * N_COLS
-FD = LEN + N_COLS
-STOCK = FD + N_COLS
-NSTOCK = STOCK + 50
-NREMOVED = NSTOCK + 1
-REMOVED = NREMOVED + 1
-MOVES = REMOVED + 8
-SCORE = MOVES + 1
-BOARD_SIZE = SCORE + 1
-
-DEAL = 0xFFFF
-MAX_ACTIONS = 1200
-UNDO_SIZE = 64
-UNKNOWN = 15
+# The helpers every kernel here uses stay in this file: numba's cache sees
+# only this file, and as calls into another module perft ran slower.
 
 
 @njit(**JIT)
@@ -285,99 +245,6 @@ def undo_action(board, undo):
     board[SCORE] = undo[1]
 
 
-@njit(**JIT)
-def _mix(z, variant):
-    """A bijective 64-bit finalizer (splitmix64's, or murmur3's for variant 1)."""
-    if variant == 0:
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        return z ^ (z >> np.uint64(31))
-    z = (z ^ (z >> np.uint64(33))) * np.uint64(0xFF51AFD7ED558CCD)
-    z = (z ^ (z >> np.uint64(33))) * np.uint64(0xC4CEB9FE1A85EC53)
-    return z ^ (z >> np.uint64(33))
-
-
-@njit(**JIT)
-def column_zobrist(board, c, card_keys, variant):
-    """Zobrist hash of column c: XOR of card_keys[variant, slot, card, face_down].
-
-    Moving, turning or removing a card changes it by XOR of that card's keys,
-    so it can be updated incrementally.
-    """
-    h = np.uint64(0)
-    base = c * CAP
-    fd = board[FD + c]
-    for i in range(board[LEN + c]):
-        h ^= card_keys[variant, i, board[base + i], 1 if i < fd else 0]
-    return h
-
-
-@njit(**JIT)
-def column_stock_hash(board, c, stock_keys, variant):
-    """Hash of the stock cards that future deals will put on column c."""
-    h = np.uint64(0)
-    first = STOCK + 50 - board[NSTOCK]
-    for k in range(board[NSTOCK] // 10):
-        h ^= stock_keys[variant, k, board[first + 10 * k + c]]
-    return h
-
-
-@njit(**JIT)
-def combine(col_hashes, board, variant):
-    """The canonical hash: a sum over columns, so column order does not count.
-
-    col_hashes[c] must already include column c's future stock cards.
-    """
-    h = _mix(np.uint64(board[NSTOCK]) + np.uint64(0x5851F42D4C957F2D), variant)
-    for c in range(N_COLS):
-        h += _mix(col_hashes[c], variant)
-    return h
-
-
-@njit(**JIT)
-def column_hash(board, c, card_keys, stock_keys, variant):
-    """Column c's cards and the stock cards future deals will put on it."""
-    return column_zobrist(board, c, card_keys, variant) ^ \
-        column_stock_hash(board, c, stock_keys, variant)
-
-
-@njit(**JIT)
-def _all_column_hashes(board, card_keys, stock_keys, variant):
-    col = np.empty(N_COLS, np.uint64)
-    for c in range(N_COLS):
-        col[c] = column_hash(board, c, card_keys, stock_keys, variant)
-    return col
-
-
-@njit(**JIT)
-def canonical_hash(board, card_keys, stock_keys, variant):
-    """Hash of the position up to column symmetry (with each column's future stock)."""
-    return combine(_all_column_hashes(board, card_keys, stock_keys, variant), board, variant)
-
-
-@njit(**JIT)
-def placed_hash(col_hash, c, variant):
-    """Column c's hash mixed with its place: one term of ``combine_exact``."""
-    return _mix(col_hash + np.uint64(c + 1) * np.uint64(0x9E3779B97F4A7C15), variant)
-
-
-@njit(**JIT)
-def combine_exact(col_hashes, board, variant):
-    """The exact hash from the columns' hashes: each column in its place (an XOR
-    of ``placed_hash`` terms, so a move can swap the terms of its columns)."""
-    h = np.uint64(board[NSTOCK])
-    for c in range(N_COLS):
-        h ^= placed_hash(col_hashes[c], c, variant)
-    return h
-
-
-@njit(**JIT)
-def zobrist_hash(board, card_keys, stock_keys, variant):
-    """Hash of the exact position (columns in place): not symmetric."""
-    return combine_exact(_all_column_hashes(board, card_keys, stock_keys, variant), board,
-                         variant)
-
-
 # positions perft plays between two looks at its stop flag (a power of two)
 PERFT_STOP_EVERY = 1 << 16
 
@@ -423,86 +290,3 @@ def perft(board, relaxed, depth, actions, undos, stop):
             counts[level] = gen_actions(board, relaxed, actions[level])
             index[level] = 0
     return leaves
-
-
-@njit(**JIT)
-def pack(board, out):
-    """Write the 112-byte packed form of ``board`` into ``out`` (uint8)."""
-    for c in range(N_COLS):
-        out[c] = board[LEN + c]
-        out[10 + c] = board[FD + c]
-    out[20] = board[NSTOCK]
-    out[21] = board[NREMOVED]
-    bits = 0
-    for r in range(board[NREMOVED]):
-        bits |= board[REMOVED + r] << (2 * r)
-    out[22] = bits & 255
-    out[23] = bits >> 8
-    out[24] = board[MOVES] & 255
-    out[25] = board[MOVES] >> 8
-    out[26] = board[SCORE] & 255
-    out[27] = board[SCORE] >> 8
-    # the cards, 6 bits each from bit 0 of byte 28 on, streamed through an
-    # accumulator, low bits first, a byte written at a time
-    acc, n_bits, at = 0, 0, 28
-    for c in range(N_COLS):
-        acc, n_bits, at = _pack_cards(board, c * CAP, board[LEN + c], out, acc, n_bits, at)
-    acc, n_bits, at = _pack_cards(board, STOCK + 50 - board[NSTOCK], board[NSTOCK], out, acc,
-                                  n_bits, at)
-    if n_bits > 0:
-        out[at] = acc
-        at += 1
-    for i in range(at, out.shape[0]):
-        out[i] = 0
-
-
-@njit(**JIT)
-def _pack_cards(board, start, count, out, acc, n_bits, at):
-    """Stream board[start:start + count] into ``out`` at 6 bits a card.
-
-    ``acc`` holds ``n_bits`` bits not yet written, ``at`` is the next byte
-    of ``out``; returns them after these cards (low bits first).
-    """
-    for i in range(start, start + count):
-        acc |= np.int64(board[i]) << n_bits
-        n_bits += 6
-        if n_bits >= 8:
-            out[at] = acc & 255
-            acc >>= 8
-            n_bits -= 8
-            at += 1
-    return acc, n_bits, at
-
-
-@njit(**JIT)
-def _unpack_cards(packed, board, start, count, acc, n_bits, at):
-    """Read ``count`` 6-bit cards from ``packed`` into board[start:]; the inverse
-    of ``_pack_cards`` (same accumulator state in and out)."""
-    for i in range(start, start + count):
-        if n_bits < 6:
-            acc |= np.int64(packed[at]) << n_bits
-            at += 1
-            n_bits += 8
-        board[i] = acc & 63
-        acc >>= 6
-        n_bits -= 6
-    return acc, n_bits, at
-
-
-@njit(**JIT)
-def unpack(packed, board):
-    """Rebuild the working board from its packed form."""
-    acc, n_bits, at = 0, 0, 28
-    for c in range(N_COLS):
-        board[LEN + c] = packed[c]
-        board[FD + c] = packed[10 + c]
-        acc, n_bits, at = _unpack_cards(packed, board, c * CAP, packed[c], acc, n_bits, at)
-    n_stock = packed[20]
-    board[NSTOCK] = n_stock
-    _unpack_cards(packed, board, STOCK + 50 - n_stock, n_stock, acc, n_bits, at)
-    board[NREMOVED] = packed[21]
-    bits = np.int32(packed[22]) | (np.int32(packed[23]) << 8)
-    for r in range(8):
-        board[REMOVED + r] = (bits >> (2 * r)) & 3 if r < packed[21] else 0
-    board[MOVES] = np.int32(packed[24]) | (np.int32(packed[25]) << 8)
-    board[SCORE] = np.int32(packed[26]) | (np.int32(packed[27]) << 8)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from ..cards import N_CARDS, ascii_lower, ascii_upper, make_card, ordered_deck
 from ..errors import SpiderError, shown
+from .position import RULES, Position
 
 # white space a code may have around it (ASCII only, as everywhere)
 _AROUND = " \t\r\n"
@@ -15,11 +16,16 @@ _AROUND = " \t\r\n"
 BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 MAX_DEAL = 2**35 - 1
 MASK64 = 2**64 - 1
-RULES = ("classic", "relaxed")
 
 
 class CodeError(SpiderError):
-    """A game code or a PySolFC deal name is malformed."""
+    """A game code or a PySolFC deal name is malformed.
+
+    >>> GameCode.parse("SP1-S3C-AAAAAAD")
+    Traceback (most recent call last):
+    ...
+    spidersolve.state.codes.CodeError: game code 'SP1-S3C-AAAAAAD': second part 'S3C' must be S, then 1, 2 or 4 suits, then C (classic) or R (relaxed)
+    """
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,11 @@ class GameCode:
 
     @classmethod
     def parse(cls, text: str) -> "GameCode":
+        """Read a game code (SPEC section 4), any case, white space around it.
+
+        >>> GameCode.parse(" sp1-s4c-aaaaaad ").deal_number
+        3
+        """
         raw = text.strip(_AROUND)
         parts = ascii_upper(raw).split("-")
         if not raw:
@@ -73,6 +84,11 @@ class GameCode:
         return cls(int(game[1]), "classic" if game[2] == "C" else "relaxed", deal)
 
     def text(self) -> str:
+        """The canonical code, upper case: ``GameCode.parse(code.text()) == code``.
+
+        >>> GameCode(2, "relaxed", 33).text()
+        'SP1-S2R-AAAAABB'
+        """
         digits = []
         n = self.deal_number
         for _ in range(7):
@@ -88,11 +104,14 @@ class GameCode:
         return f"GameCode.parse({self.text()!r})"
 
     def deck(self) -> list[int]:
-        """The shuffled deck d[0..103] of SPEC section 4."""
+        """The shuffled deck d[0..103] of SPEC section 4.
+
+        >>> len(GameCode.parse("SP1-S1C-AAAAAAD").deck())
+        104
+        """
         return shuffled_deck(self.suits, self.deal_number)
 
-    def position(self):
-        from .position import Position
+    def position(self) -> Position:
         return Position.from_deck(self.suits, self.rules, self.deck())
 
 
@@ -123,13 +142,23 @@ _PYSOL_TO_OURS = {1: {"C": 0}, 2: {"C": 0, "H": 1}, 4: {"S": 0, "H": 1, "D": 2, 
 
 @dataclass(frozen=True)
 class PysolDeal:
-    """A PySolFC Spider game: ``pysol:SUITS:NUMBER`` (SPEC 4a)."""
+    """A PySolFC Spider game: ``pysol:SUITS:NUMBER`` (SPEC 4a).
+
+    >>> deal = PysolDeal.parse("PySol:4:14934")
+    >>> deal, deal.text()
+    (PysolDeal(suits=4, number='14934'), 'pysol:4:14934')
+    """
 
     suits: int
     number: str  # digits, or 'ms' + digits
 
     @classmethod
     def parse(cls, text: str) -> "PysolDeal":
+        """Read ``pysol:SUITS:NUMBER`` (NUMBER: digits, or ``ms`` and digits).
+
+        >>> PysolDeal.parse("pysol:1:ms7").number
+        'ms7'
+        """
         raw = text.strip(_AROUND)
         m = re.fullmatch(r"pysol:([0-9]{1,3}):([!-~]+)", ascii_lower(raw))
         if not m:
@@ -144,6 +173,11 @@ class PysolDeal:
         return deal
 
     def text(self) -> str:
+        """The canonical name, lower case.
+
+        >>> PysolDeal(2, "5").text()
+        'pysol:2:5'
+        """
         return f"pysol:{self.suits}:{self.number}"
 
     def __str__(self) -> str:
@@ -166,9 +200,7 @@ class PysolDeal:
             return MTRandom(n)
         raise CodeError(f"'{self.text()}': game number must be 1 .. 10^20 - 1, not {n}")
 
-    def position(self):
-        from .position import Position
-
+    def position(self) -> Position:
         cards = []
         for _deck in range(2):
             for suit_char in _PYSOL_SUITS[self.suits]:

@@ -2,7 +2,7 @@
 
 Moves and deals both count; equal positions reached by different sequences
 are not merged. This is the pure-Python oracle that the kernel perft in
-``packed.py`` must match.
+``kernel.py`` must match.
 
 >>> from spidersolve.state import GameCode
 >>> perft(GameCode.parse("SP1-S1C-AAAAAAA").position(), 2)

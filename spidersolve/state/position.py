@@ -10,17 +10,29 @@ from ..cards import (BLANKS, SUIT_NAMES, SUITS, UNKNOWN, CardError, ascii_lower,
                      card_rank, card_suit, card_text, card_words, deck_counts, make_card,
                      parse_card)
 from ..errors import SpiderError, shown
-from .codes import RULES
 
 N_COLS = 10
+RULES = ("classic", "relaxed")
 
 
 class PositionError(SpiderError):
-    """A position text, or a position built in code, breaks SPEC section 8."""
+    """A position text, or a position built in code, breaks SPEC section 8.
+
+    Examples
+    --------
+    >>> Position.from_text("spider 3 classic")
+    Traceback (most recent call last):
+    ...
+    spidersolve.state.position.PositionError: line 1: suits must be 1, 2 or 4, not '3'
+    """
 
 
 def is_complete_run(cards) -> bool:
-    """True for exactly 13 cards K, Q, ..., A of one suit, bottom to top."""
+    """True for exactly 13 cards K, Q, ..., A of one suit, bottom to top.
+
+    >>> is_complete_run(range(13, 0, -1)), is_complete_run(range(1, 14))
+    (True, False)
+    """
     if len(cards) != 13:
         return False
     suit = card_suit(cards[0])
@@ -30,13 +42,34 @@ def is_complete_run(cards) -> bool:
 
 @dataclass(frozen=True)
 class Position:
-    """One position: the table, the stock and the runs removed.
+    """One position: the table, the stock and the runs removed (SPEC section 8).
 
-    ``down[c]`` and ``up[c]`` hold column c's face-down and face-up cards,
-    bottom to top; ``stock`` is in deal order; ``removed`` holds the suit of
-    each removed run in order of removal. Immutable and hashable.
+    Immutable and hashable. Its text form round-trips: ``from_text`` reads
+    what ``to_text`` writes, and the repr is the ``from_text`` call.
 
-    >>> p = Position.from_text(GameCode.parse("SP1-S1C-AAAAAAD").position().to_text())
+    Attributes
+    ----------
+    suits : int
+        1, 2 or 4.
+    rules : str
+        ``classic`` or ``relaxed``.
+    removed : tuple of int
+        The suit of each removed run, in order of removal.
+    stock : tuple of int
+        The stock cards, in deal order.
+    down, up : tuple of tuple of int
+        Column c's face-down and face-up cards (c = 0..9), bottom to top.
+        Cards are ints, ``cards.card_text`` writes them; ``??`` is
+        ``cards.UNKNOWN``.
+
+    Examples
+    --------
+    >>> from spidersolve.state import as_position
+    >>> p = as_position("SP1-S1C-AAAAAAD")
+    >>> print(p.to_text().splitlines()[3])
+    1: 8S AS TS AS KS | 2S
+    >>> Position.from_text(p.to_text()) == p, eval(repr(p)) == p
+    (True, True)
     """
 
     suits: int
@@ -49,7 +82,20 @@ class Position:
     # -- construction --------------------------------------------------
     @classmethod
     def make(cls, suits, rules, down, up, stock, removed) -> "Position":
-        """Build and validate a position (errors name the problem)."""
+        """Build and validate a position from lists of cards (errors name the problem).
+
+        Raises
+        ------
+        PositionError
+            When the position breaks SPEC section 8.
+
+        Examples
+        --------
+        >>> from spidersolve.state import as_position
+        >>> p = as_position("SP1-S1C-AAAAAAD")
+        >>> Position.make(1, "classic", p.down, p.up, p.stock, ()) == p
+        True
+        """
         pos = cls(suits, "classic" if suits == 1 else rules, tuple(removed), tuple(stock),
                   tuple(tuple(col) for col in down), tuple(tuple(col) for col in up))
         pos.validate()
@@ -57,7 +103,12 @@ class Position:
 
     @classmethod
     def from_deck(cls, suits: int, rules: str, deck) -> "Position":
-        """Lay out a shuffled deck d[0..103] as SPEC section 3 says."""
+        """Lay out a shuffled deck d[0..103] as SPEC section 3 says.
+
+        >>> from spidersolve.cards import ordered_deck
+        >>> Position.from_deck(1, "classic", ordered_deck(1)).words()[:44]
+        'Stock: 50 cards, 5 deals left; no runs remov'
+        """
         piles: list[list[int]] = [[] for _ in range(N_COLS)]
         for i in range(54):
             piles[i % N_COLS].append(deck[i])
@@ -72,6 +123,20 @@ class Position:
         Lines end at ``\\n`` or ``\\r\\n`` only, tokens are separated by
         spaces and tabs, keywords are read with ASCII case folding, and a
         leading byte-order mark is skipped.
+
+        Raises
+        ------
+        PositionError
+            Naming the line and what is wrong.
+
+        Examples
+        --------
+        >>> from spidersolve.state import as_position
+        >>> text = as_position("SP1-S1C-AAAAAAD").to_text()
+        >>> Position.from_text(text.replace("1: 8S", "1: 8S 8S"))
+        Traceback (most recent call last):
+        ...
+        spidersolve.state.position.PositionError: cards: 8S appears 9 times, the 1-suit deck has 8
         """
         header = None
         removed = stock = None
@@ -127,6 +192,12 @@ class Position:
             raise PositionError(f"line {line}: {err}" if line else str(err)) from None
 
     def to_text(self) -> str:
+        """The canonical position text of SPEC section 8 (one final newline).
+
+        >>> from spidersolve.state import as_position
+        >>> as_position("SP1-S1C-AAAAAAD").to_text().splitlines()[:2]
+        ['spider 1 classic', 'removed:']
+        """
         lines = [f"spider {self.suits} {self.rules}",
                  _joined("removed:", [SUITS[s] for s in self.removed]),
                  _joined("stock:", [card_text(c) for c in self.stock])]
@@ -144,6 +215,11 @@ class Position:
 
     # -- checks ------------------------------------------------------------
     def validate(self) -> None:
+        """Check SPEC section 8's validity rules; ``PositionError`` names the first broken.
+
+        >>> from spidersolve.state import as_position
+        >>> as_position("SP1-S1C-AAAAAAD").validate()
+        """
         if self.suits not in (1, 2, 4):
             raise PositionError(f"suits must be 1, 2 or 4, not {self.suits}")
         if self.rules not in RULES:
@@ -194,18 +270,43 @@ class Position:
     # -- queries -----------------------------------------------------------
     @property
     def has_unknown(self) -> bool:
-        """True when a face-down or stock card is not known (``??``, SPEC 11)."""
+        """True when a face-down or stock card is not known (``??``, SPEC 11).
+
+        >>> from spidersolve.state import as_position
+        >>> from spidersolve.state.visible import visible_of
+        >>> p = as_position("SP1-S1C-AAAAAAD")
+        >>> p.has_unknown, visible_of(p).has_unknown
+        (False, True)
+        """
         return UNKNOWN in self.stock or any(UNKNOWN in col for col in self.down)
 
     @property
     def relaxed(self) -> bool:
+        """True under Relaxed rules (groups of mixed suits move).
+
+        >>> from spidersolve.state import as_position
+        >>> as_position("SP1-S2R-AAAAAAD").relaxed
+        True
+        """
         return self.rules == "relaxed"
 
     def column(self, c: int) -> tuple[int, ...]:
+        """Column ``c``'s cards (c = 0..9), face-down then face-up, bottom to top.
+
+        >>> from spidersolve.cards import card_text
+        >>> from spidersolve.state import as_position
+        >>> " ".join(card_text(x) for x in as_position("SP1-S1C-AAAAAAD").column(0))
+        '8S AS TS AS KS 2S'
+        """
         return self.down[c] + self.up[c]
 
     def words(self) -> str:
-        """The plain-words description of SPEC section 10."""
+        """The plain-words description of SPEC section 10.
+
+        >>> from spidersolve.state import as_position
+        >>> as_position("SP1-S1C-AAAAAAD").words()[:73]
+        'Stock: 50 cards, 5 deals left; no runs removed. Column 1: 5 face down, th'
+        """
         deals = len(self.stock) // 10
         if self.removed:
             names = ", ".join(SUIT_NAMES[s] for s in self.removed)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -47,9 +48,31 @@ def _kind(source: str) -> str:
 def load_source(source: str) -> tuple[Position, str]:
     """The start position named by ``source``, and a canonical name for it.
 
-    The name is the game code, the ``pysol:S:N`` text, or the file name. A
-    name that is neither a code nor an existing file says which it is not
-    ("no such file", "is a directory").
+    Parameters
+    ----------
+    source : str
+        A game code, a PySolFC deal ``pysol:S:N``, a position file name, or
+        ``-`` for standard input.
+
+    Returns
+    -------
+    (Position, str)
+        The position and its name: the game code, the ``pysol:S:N`` text,
+        or the file name.
+
+    Raises
+    ------
+    SpiderError
+        For a name that is neither a code nor an existing file; the message
+        says which it is not ("no such file", "is a directory").
+
+    Examples
+    --------
+    >>> position, name = load_source("sp1-s1c-aaaaaad")
+    >>> name, position.suits
+    ('SP1-S1C-AAAAAAD', 1)
+    >>> load_source("pysol:4:14934")[1]
+    'pysol:4:14934'
     """
     text = source.strip(" \t\r\n")
     if text == "-":
@@ -74,3 +97,42 @@ def load_source(source: str) -> tuple[Position, str]:
         code = GameCode.parse(text)
         return code.position(), code.text()
     raise SpiderError(f"'{shown(source)}': no such file, and it is not {WHAT}")
+
+
+def as_position(source) -> Position:
+    """The position a library call was given: the one coercion used everywhere.
+
+    Every public function that takes a position takes any of these.
+
+    Parameters
+    ----------
+    source : Position, Game, GameCode, PysolDeal, str or os.PathLike
+        A Position is returned as it is; a Game gives its position; a
+        GameCode or PysolDeal its start position; text is read by
+        ``load_source`` (a game code, ``pysol:S:N``, a file name or ``-``).
+
+    Raises
+    ------
+    SpiderError
+        For text that names no position.
+    TypeError
+        For anything else.
+
+    Examples
+    --------
+    >>> as_position("SP1-S1C-AAAAAAD") == GameCode.parse("SP1-S1C-AAAAAAD").position()
+    True
+    >>> as_position("pysol:4:14934").suits
+    4
+    """
+    if isinstance(source, Position):
+        return source
+    if isinstance(source, (GameCode, PysolDeal)):
+        return source.position()
+    if isinstance(source, (str, os.PathLike)):
+        return load_source(os.fspath(source))[0]
+    position = getattr(source, "position", None)  # a Game (rules.py imports this module)
+    if isinstance(position, Position):
+        return position
+    raise TypeError(f"expected a position, a game, a game code or a PySolFC deal, not "
+                    f"{type(source).__name__}")

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .winrates import _align, _pct, _plain, _secs, wilson_interval
+from .text import align, pct, plain, secs
+from .winrates import wilson_interval
 
 HONEST_BY = ["source", "suits", "rules", "node_limit", "samples", "seed"]
 
@@ -41,7 +42,7 @@ def honest_summary(frame: pd.DataFrame) -> list[dict]:
         return records
     for labels, rows in honest.groupby(HONEST_BY, sort=True):
         rows = rows.sort_values("deal", kind="stable")
-        record = {k: _plain(v) for k, v in zip(HONEST_BY, labels)}
+        record = {k: plain(v) for k, v in zip(HONEST_BY, labels)}
         games, won = len(rows), int((rows["verdict"] == "won").sum())
         low, high = wilson_interval(won, games)
         seconds = rows["seconds"].astype("float64")
@@ -69,10 +70,10 @@ def honest_render(frame: pd.DataFrame) -> str:
               "honest win", "95% interval", "s mean", "s p95", "full knowledge won/of"]
     rows = [[str(r["source"]), str(r["suits"]), str(r["rules"]), f"{r['node_limit']:,}",
              str(r["samples"]), str(r["seed"]), str(r["games"]), str(r["won"]),
-             _pct(r["win_rate"]), f"{_pct(r['win_ci_low'])} - {_pct(r['win_ci_high'])}",
-             _secs(r["seconds_mean"]), _secs(r["seconds_p95"]),
+             pct(r["win_rate"]), f"{pct(r['win_ci_low'])} - {pct(r['win_ci_high'])}",
+             secs(r["seconds_mean"]), secs(r["seconds_p95"]),
              f"{r['known_won']}/{r['known']}" if r["known"] else "-"] for r in records]
-    text = "Honest player (sees only what a player sees):\n" + _align(header, rows, 3)
+    text = "Honest player (sees only what a player sees):\n" + align(header, rows, 3)
     for r in records:
         if r["won_known_lost_honestly"]:
             plural = "s" if r["suits"] > 1 else ""

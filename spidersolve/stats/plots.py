@@ -32,7 +32,7 @@ from matplotlib.ticker import MaxNLocator
 
 from ..errors import SpiderError
 from ..files import write_atomic
-from .winrates import _groups, curve, group_keys
+from .winrates import curve, group_keys, grouped
 
 PLOT_BY = ("source", "suits", "rules")
 FORMATS = ("png", "svg", "pdf")
@@ -55,7 +55,7 @@ def _label(labels: dict, keys: list[str], many_limits: bool, many_sources: bool)
 
 
 def _labelled_groups(frame: pd.DataFrame, by):
-    keys, groups = _groups(frame, by)
+    keys, groups = grouped(frame, by)
     many_limits = frame["node_limit"].nunique() > 1 if not frame.empty else False
     many_sources = frame["source"].nunique() > 1 if not frame.empty else False
     return [(_label(labels, keys, many_limits, many_sources), rows) for labels, rows in groups]

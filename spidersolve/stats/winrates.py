@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import SpiderError
+from .text import align, count_text, interval, pct, plain, secs
 
 Z95 = 1.959963984540054  # the 97.5% point of the standard normal
 GROUP_COLUMNS = ("source", "suits", "rules", "node_limit", "version")
@@ -48,41 +49,20 @@ def wilson_interval(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     return (low, high)
 
 
-def parse_by(text) -> list[str]:
-    """``"suits,rules"`` -> ``["suits", "rules"]``, checked against the columns."""
-    names = [t.strip() for t in (text.split(",") if isinstance(text, str) else text)
+def by_columns(by) -> list[str]:
+    """The grouping columns of ``by`` (``"suits,rules"`` or a list), each checked once."""
+    names = [t.strip() for t in (by.split(",") if isinstance(by, str) else by)
              if t.strip()]
     for name in names:
         if name not in GROUP_COLUMNS:
-            raise SpiderError(f"--by: '{name}' is not a column to group by "
+            raise SpiderError(f"'{name}' is not a column to group by "
                               f"({', '.join(GROUP_COLUMNS)})")
     return list(dict.fromkeys(names))
 
 
-def parse_budgets(text) -> list[int]:
-    """``"167000,1e6"`` -> ``[167000, 1000000]`` (sorted, each at least 1)."""
-    if text is None or text == "":
-        return []
-    out = set()
-    for token in str(text).split(","):
-        token = token.strip().replace("_", "")
-        if not token:
-            continue
-        try:
-            value = float(token) if any(c in token for c in ".eE") else int(token)
-        except ValueError:
-            raise SpiderError(f"--budgets: '{token}' is not a node count") from None
-        if not math.isfinite(value) or value > 2**62:
-            raise SpiderError(f"--budgets: '{token}' is not a finite node count")
-        if value < 1 or value != int(value):
-            raise SpiderError(f"--budgets: '{token}' is not a positive whole node count")
-        out.add(int(value))
-    return sorted(out)
-
-
 def group_keys(by) -> list[str]:
     """Grouping columns; the node limit is always one (rows at two limits are two runs)."""
-    keys = parse_by(by)
+    keys = by_columns(by)
     return keys + ([] if "node_limit" in keys else ["node_limit"])
 
 
@@ -111,7 +91,8 @@ def counts(verdicts: pd.Series) -> dict:
             "win_high_ci_low": 1 - lost_high, "win_high_ci_high": 1 - lost_low}
 
 
-def _groups(frame: pd.DataFrame, by):
+def grouped(frame: pd.DataFrame, by):
+    """The grouping keys of ``by`` and ``(labels, rows)`` for each group, in order."""
     keys = group_keys(by)
     if frame.empty:
         return keys, []
@@ -125,10 +106,10 @@ def summary(frame: pd.DataFrame, by=DEFAULT_BY) -> pd.DataFrame:
     The node and second figures are over every deal of the group (a deal
     left unknown counts with the nodes it used, its limit).
     """
-    keys, groups = _groups(frame, by)
+    keys, groups = grouped(frame, by)
     records = []
     for labels, rows in groups:
-        record = {k: _plain(v) for k, v in labels.items()}
+        record = {k: plain(v) for k, v in labels.items()}
         record.update(counts(rows["verdict"]))
         nodes = rows["nodes"].astype("float64")
         seconds = rows["seconds"].astype("float64")
@@ -146,14 +127,14 @@ def summary(frame: pd.DataFrame, by=DEFAULT_BY) -> pd.DataFrame:
 
 def budget_table(frame: pd.DataFrame, budgets, by=DEFAULT_BY) -> pd.DataFrame:
     """One row per group and budget (budgets above a group's limit are left out)."""
-    keys, groups = _groups(frame, by)
+    keys, groups = grouped(frame, by)
     records = []
     for labels, rows in groups:
         limit = int(rows["node_limit"].min())
         for budget in budgets:
             if budget > limit:
                 continue
-            record = {k: _plain(v) for k, v in labels.items()}
+            record = {k: plain(v) for k, v in labels.items()}
             record["budget"] = int(budget)
             record.update(counts(verdicts_within(rows, budget)))
             records.append(record)
@@ -198,11 +179,11 @@ def stats_json(frame: pd.DataFrame, by=DEFAULT_BY, budgets=()) -> list[dict]:
     nested = budget_table(frame, budgets, by)
     out = []
     for record in table.to_dict(orient="records"):
-        record = {k: _plain(v) for k, v in record.items()}
+        record = {k: plain(v) for k, v in record.items()}
         mask = np.ones(len(nested), dtype=bool)
         for k in keys:
             mask &= (nested[k] == record[k]).to_numpy()
-        record["budgets"] = [{k: _plain(v) for k, v in r.items() if k not in keys}
+        record["budgets"] = [{k: plain(v) for k, v in r.items() if k not in keys}
                              for r in nested[mask].to_dict(orient="records")]
         out.append(record)
     return out
@@ -220,47 +201,7 @@ def stats_flat(frame: pd.DataFrame, by=DEFAULT_BY, budgets=()) -> pd.DataFrame:
     return table
 
 
-def _plain(value):
-    """numpy scalars to Python ones, for JSON."""
-    if isinstance(value, np.generic):
-        return value.item()
-    if value is pd.NA:
-        return None
-    return value
-
-
 # -- text -------------------------------------------------------------------
-
-def _pct(x: float) -> str:
-    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
-
-
-def _count(x: float) -> str:
-    if x is None or math.isnan(x):
-        return "-"
-    if x >= 10_000:
-        return f"{x / 1000:,.0f}k"
-    return f"{x:,.0f}"
-
-
-def _interval(record: dict, name: str) -> str:
-    return f"{_pct(record[name + '_ci_low'])} - {_pct(record[name + '_ci_high'])}"
-
-
-def _secs(x: float) -> str:
-    return "-" if x is None or math.isnan(x) else f"{x:.2f}"
-
-
-def _align(header: list[str], rows: list[list[str]], left: int) -> str:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
-              for i, h in enumerate(header)]
-
-    def line(cells):
-        return "  ".join(c.ljust(w) if i < left else c.rjust(w)
-                         for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
-
-    return "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in rows])
-
 
 def _label_cells(record: dict, keys: list[str]) -> list[str]:
     return [f"{record[k]:,}" if k == "node_limit" else str(record[k]) for k in keys]
@@ -276,22 +217,22 @@ def render(frame: pd.DataFrame, by=DEFAULT_BY, budgets=()) -> str:
     for r in table.to_dict(orient="records"):
         rows.append(_label_cells(r, keys) + [
             str(r["deals"]), str(r["won"]), str(r["lost"]), str(r["unknown"]),
-            _pct(r["win_low"]), f"{_pct(r['win_low_ci_low'])} - {_pct(r['win_low_ci_high'])}",
-            _pct(r["win_high"]), _interval(r, "win_high"), _count(r["nodes_median"]),
-            _count(r["nodes_p95"]),
-            _secs(r["seconds_median"]), _secs(r["seconds_p95"])])
-    text = _align(header, rows, len(keys))
+            pct(r["win_low"]), f"{pct(r['win_low_ci_low'])} - {pct(r['win_low_ci_high'])}",
+            pct(r["win_high"]), interval(r, "win_high"), count_text(r["nodes_median"]),
+            count_text(r["nodes_p95"]),
+            secs(r["seconds_median"]), secs(r["seconds_p95"])])
+    text = align(header, rows, len(keys))
     if budgets:
         nested = budget_table(frame, budgets, by)
         header = keys + ["budget", "won", "lost", "unknown", "win >=", "95% interval", "win <=",
                          "95% interval"]
         rows = [_label_cells(r, keys) + [
             f"{r['budget']:,}", str(r["won"]), str(r["lost"]), str(r["unknown"]),
-            _pct(r["win_low"]), f"{_pct(r['win_low_ci_low'])} - {_pct(r['win_low_ci_high'])}",
-            _pct(r["win_high"]), _interval(r, "win_high")]
+            pct(r["win_low"]), f"{pct(r['win_low_ci_low'])} - {pct(r['win_low_ci_high'])}",
+            pct(r["win_high"]), interval(r, "win_high")]
             for r in nested.to_dict(orient="records")]
         text += "\n\nWithin smaller budgets (from the node counts of the same run):\n"
-        text += _align(header, rows, len(keys)) if rows else "(no budget at or below a node limit)"
+        text += align(header, rows, len(keys)) if rows else "(no budget at or below a node limit)"
         above = [b for b in budgets if not table.empty and b > int(table["node_limit"].max())]
         if above:
             text += (f"\n(budgets above every node limit left out: "

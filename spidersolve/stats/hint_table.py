@@ -1,4 +1,4 @@
-"""Hints from batch results: the first action of each deal's winning line.
+"""The hint table of batch results: the first action of each deal's winning line.
 
 A hint is proven when the deal was won: its first action starts a winning
 line of the length given. A lost deal gets no action. An unknown deal gets

@@ -36,20 +36,19 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from typing import NamedTuple
 
-from .board import PLAIN, Style, plural, table_text
-from .cards import RANKS, SUIT_NAMES, ascii_lower, card_rank, card_suit, card_text
-from .errors import SpiderError, shown
-from .show import marked_cards
-from .cards import UNKNOWN, parse_card
-from .state import (DEAL, Action, Game, GameCode, HiddenCard, IllegalAction, Position,
-                    PysolDeal, legal_actions, line_text, parse_line, replay, why_illegal)
-from .state.visible import name_deal, name_down
-from .state.position import N_COLS
-from .state.rules import run_length
-from .search.hints import HINT_NODES
-from .state.words import action_outcome, outcome_sentence
+from ..board import PLAIN, Style, plural, table_text
+from ..cards import SUIT_NAMES, UNKNOWN, ascii_lower, parse_card
+from ..errors import SpiderError, shown
+from ..show import marked_cards
+from ..state import (DEAL, Action, Game, HiddenCard, IllegalAction, Position, legal_actions,
+                     line_text, why_illegal)
+from ..state.position import N_COLS
+from ..state.visible import name_deal, name_down
+from ..state.words import action_outcome, outcome_sentence
+from .advice import hint_text, honest_hint_text
+from .moves import click_action, fitting_action, typed_form
+from .saved import saved_game_text
 
 MAX_UNDO = 100
 
@@ -76,7 +75,6 @@ commands (columns are 1..10):
   quit, q   stop; the line played so far is printed"""
 
 _MOVE = re.compile(r"(\d+)\s*>\s*(\d+)(?:\s*[xX]\s*(\d+))?", re.ASCII)
-SAVED_HEADER = "# spidersolve saved game"
 
 
 class PlaySession:
@@ -380,18 +378,17 @@ class PlaySession:
     def _hint(self) -> str:
         pos = self.game.position
         if pos.has_unknown:  # the honest advisor: it sees only what the player sees
-            from .search.honest import advise, default_workers
+            from ..search.honest import advise, default_workers
 
             return honest_hint_text(advise(pos, workers=default_workers()), pos)
-        from .search import hint
+        from ..search import HINT_NODES, hint
 
-        res = hint(pos, nodes=HINT_NODES)
-        return hint_text(res, pos)
+        return hint_text(hint(pos, nodes=HINT_NODES), pos)
 
     def _save(self, name: str) -> str:
         if not name:
             return "refused: save needs a file name: save FILE"
-        from .files import write_text_atomic
+        from ..files import write_text_atomic
 
         try:
             path = write_text_atomic(name, saved_game_text(self.game, self.played,
@@ -415,201 +412,3 @@ class PlaySession:
     def _with_table(self, said: str, ending: str | None = None) -> str:
         parts = [p for p in (said, self.table(), ending) if p]
         return "\n".join(parts)
-
-
-# -- saved games ---------------------------------------------------------------------------
-def saved_game_text(game: Game, line, start: str | None = None) -> str:
-    """A saved game: comments (moves, score, line, the start) and the position text.
-
-    >>> from spidersolve.state import GameCode
-    >>> g = Game.start(GameCode.parse("SP1-S1C-AAAAAAD").position()).play(Action.parse("1>8"))
-    >>> saved_game_text(g, [Action.parse("1>8")], "SP1-S1C-AAAAAAD").splitlines()[:5]
-    ['# spidersolve saved game', '# start: SP1-S1C-AAAAAAD', '# line: 1>8', '# moves: 1', '# score: 499']
-    """
-    head = [SAVED_HEADER]
-    if start:
-        head.append(f"# start: {start}")
-    head += [f"# line: {line_text(line)}".rstrip(), f"# moves: {game.moves}",
-             f"# score: {game.score}"]
-    return "\n".join(head) + "\n" + game.position.to_text()
-
-
-class SavedGame(NamedTuple):
-    """A saved game read back: the game reached, the line, and where it started.
-
-    ``start`` is the game code or ``pysol:`` name and ``first`` its start
-    position, both None when the game began from a position file.
-    """
-
-    game: Game
-    line: list[Action]
-    start: str | None
-    first: Position | None
-
-
-def read_saved_game(text: str, where: str = "saved game") -> SavedGame | None:
-    """A ``SavedGame`` from a saved game's text, or None for plain position text.
-
-    The position is the one reached; ``moves`` and ``score`` restore the
-    counters. With a ``start`` code, the line must lead from it to the
-    position with those counters, or the file is refused.
-    """
-    lines = text.splitlines()
-    if not lines or lines[0].strip() != SAVED_HEADER:
-        return None
-    fields = {}
-    for raw in lines[1:]:
-        m = re.fullmatch(r"#\s*(start|line|moves|score):(.*)", raw.strip())
-        if m:
-            fields[m.group(1)] = m.group(2).strip()
-    try:
-        position = Position.from_text(text)
-    except SpiderError as err:
-        raise SpiderError(f"{where}: {err}") from None
-    try:
-        moves, score = int(fields.get("moves", "0")), int(fields.get("score", "500"))
-        if moves < 0 or score < 0:
-            raise ValueError
-    except ValueError:
-        raise SpiderError(f"{where}: '# moves:' and '# score:' must be whole numbers "
-                          "0 or more") from None
-    try:
-        line = parse_line(fields.get("line", ""))
-    except SpiderError as err:
-        raise SpiderError(f"{where}: '# line:': {err}") from None
-    game = Game(position, moves, score)
-    start = fields.get("start") or None
-    first = None
-    if start:
-        try:
-            code = (PysolDeal.parse(start) if start.lower().startswith("pysol:")
-                    else GameCode.parse(start))
-        except SpiderError as err:
-            raise SpiderError(f"{where}: '# start:' {err}") from None
-        try:
-            first = code.position()
-            reached = replay(first, line)
-        except SpiderError as err:
-            raise SpiderError(f"{where}: the line does not replay from {start}: {err}") from None
-        if reached != game:
-            raise SpiderError(f"{where}: the line from {start} does not lead to the saved "
-                              "position, moves and score")
-    return SavedGame(game, line, start, first)
-
-
-def honest_hint_text(res, pos) -> str:
-    """One line for the honest advisor's hint ``res`` from ``pos``."""
-    if res.status == "won":
-        return "hint: the game is already won"
-    if res.status == "stuck":
-        return "hint: no legal action is left"
-    return (f"hint: {res.action.text()} ({res.words}); honest: {res.wins} of "
-            f"{plural(res.scored, 'sample')} won after it ({plural(res.nodes, 'node')}, "
-            f"{res.seconds:.1f} s)")
-
-
-def hint_text(res, pos) -> str:
-    """One line for the solver's hint ``res`` from ``pos``."""
-    cost = f"{res.nodes} nodes, {res.seconds:.1f} s"
-    action = res.action
-    said = ""
-    if action is not None:
-        said = f"{action.text()} ({res.words or action.words(pos)})"
-    if res.status == "won":
-        return "hint: the game is already won"
-    if res.status == "stuck":
-        return "hint: no legal action is left"
-    if res.status == "proven":
-        length = f" in {plural(len(res.line), 'action')}" if res.line else ""
-        return f"hint: {said}; proven: it leads to a win{length} ({cost})"
-    if res.status == "lost":
-        tail = f"; {said} anyway" if said else ""
-        return f"hint: lost: no winning line exists from here{tail} ({cost})"
-    if said:
-        return f"hint: {said}; unproven: no win found within {HINT_NODES} nodes ({cost})"
-    return f"hint: {res.status}: no action to suggest ({cost})"
-
-
-# -- choosing the cards a short command means --------------------------------
-def fitting_action(pos, src: int, dst: int) -> tuple[Action | None, str | None]:
-    """``SRC>DST`` without a count: the largest movable group of src that fits on dst.
-
-    Returns the action, or None and the rule that refuses every size.
-    """
-    up = pos.up[src]
-    if src == dst:
-        return None, "a column cannot move onto itself"
-    if not up:
-        return None, f"column {src + 1} is empty"
-    run = run_length(up, pos.relaxed)
-    if not pos.up[dst]:
-        return Action(src, dst, run), None
-    n = card_rank(pos.up[dst][-1]) - card_rank(up[-1])
-    if 1 <= n <= run:
-        return Action(src, dst, n), None
-    if run < n <= len(up) and _descending(up[-n:]):
-        # The card that would fit is there, but the group above it is not one suit.
-        return None, f"{Action(src, dst, n).text()}: {why_illegal(pos, Action(src, dst, n))}"
-    action = Action(src, dst, run)
-    return None, f"{action.text()}: {why_illegal(pos, action)}"
-
-
-def click_action(pos, src: int) -> tuple[Action | None, str | None]:
-    """Where a click on column src sends its movable group, as in the apps.
-
-    First choice: a column whose top card is one rank above the bottom card of
-    a group that can move and of the same suit; then a column whose top card
-    is one rank above it, whatever its suit; then the first empty column, which
-    takes the whole movable group. Within a choice the lowest-numbered column
-    wins; onto a card, the one group size that fits that card moves.
-
-    Returns the action, or None and why nothing can move.
-    """
-    up = pos.up[src]
-    if not up:
-        return None, f"column {src + 1} is empty"
-    run = run_length(up, pos.relaxed)
-    same_suit = any_suit = empty = None
-    for dst in range(N_COLS):
-        if dst == src:
-            continue
-        if not pos.up[dst]:
-            if empty is None:
-                empty = Action(src, dst, run)
-            continue
-        top = pos.up[dst][-1]
-        n = card_rank(top) - card_rank(up[-1])
-        if not 1 <= n <= run:
-            continue
-        if same_suit is None and card_suit(top) == card_suit(up[-n]):
-            same_suit = Action(src, dst, n)
-        if any_suit is None:
-            any_suit = Action(src, dst, n)
-    action = same_suit or any_suit or empty
-    if action:
-        return action, None
-    group = " ".join(card_text(c) for c in up[-run:])
-    ranks = sorted({card_rank(c) + 1 for c in up[-run:] if card_rank(c) < 13})
-    if ranks:
-        names = " or a ".join(RANKS[r - 1] for r in ranks)
-        needs = f"no other column ends in a {names}"
-        if run > 1:
-            needs += " (one rank above a card of the group)"
-    else:
-        needs = "a king can go only to an empty column"
-    return None, f"nothing can take {group} from column {src + 1}: {needs}, and no column is empty"
-
-
-def typed_form(pos, action: Action) -> str:
-    """What to type in ``play`` for exactly ``action``: ``7>3`` when that means it, else ``7>3xN``."""
-    if action.is_deal:
-        return "deal"
-    fitting, _reason = fitting_action(pos, action.src, action.dst)
-    if fitting == action:
-        return f"{action.src + 1}>{action.dst + 1}"
-    return f"{action.src + 1}>{action.dst + 1}x{action.n_cards}"
-
-
-def _descending(cards) -> bool:
-    return all(card_rank(a) == card_rank(b) + 1 for a, b in zip(cards, cards[1:]))
-

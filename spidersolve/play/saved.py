@@ -1,0 +1,95 @@
+"""Saved games: position text with the moves, score, line and start as comments.
+
+``play`` writes one with ``save FILE``; every command reads it as the
+position reached, and ``spidersolve play FILE`` resumes the game, its line
+checked against its start.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from ..errors import SpiderError
+from ..state import Action, Game, GameCode, Position, PysolDeal, line_text, parse_line, replay
+
+SAVED_HEADER = "# spidersolve saved game"
+
+
+def saved_game_text(game: Game, line, start: str | None = None) -> str:
+    """A saved game: comments (moves, score, line, the start) and the position text.
+
+    >>> from spidersolve.state import GameCode
+    >>> g = Game.start(GameCode.parse("SP1-S1C-AAAAAAD").position()).play(Action.parse("1>8"))
+    >>> saved_game_text(g, [Action.parse("1>8")], "SP1-S1C-AAAAAAD").splitlines()[:5]
+    ['# spidersolve saved game', '# start: SP1-S1C-AAAAAAD', '# line: 1>8', '# moves: 1', '# score: 499']
+    """
+    head = [SAVED_HEADER]
+    if start:
+        head.append(f"# start: {start}")
+    head += [f"# line: {line_text(line)}".rstrip(), f"# moves: {game.moves}",
+             f"# score: {game.score}"]
+    return "\n".join(head) + "\n" + game.position.to_text()
+
+
+class SavedGame(NamedTuple):
+    """A saved game read back: the game reached, the line, and where it started.
+
+    ``start`` is the game code or ``pysol:`` name and ``first`` its start
+    position, both None when the game began from a position file.
+    """
+
+    game: Game
+    line: list[Action]
+    start: str | None
+    first: Position | None
+
+
+def read_saved_game(text: str, where: str = "saved game") -> SavedGame | None:
+    """A ``SavedGame`` from a saved game's text, or None for plain position text.
+
+    The position is the one reached; ``moves`` and ``score`` restore the
+    counters. With a ``start`` code, the line must lead from it to the
+    position with those counters, or the file is refused.
+    """
+    lines = text.splitlines()
+    if not lines or lines[0].strip() != SAVED_HEADER:
+        return None
+    fields = {}
+    for raw in lines[1:]:
+        m = re.fullmatch(r"#\s*(start|line|moves|score):(.*)", raw.strip())
+        if m:
+            fields[m.group(1)] = m.group(2).strip()
+    try:
+        position = Position.from_text(text)
+    except SpiderError as err:
+        raise SpiderError(f"{where}: {err}") from None
+    try:
+        moves, score = int(fields.get("moves", "0")), int(fields.get("score", "500"))
+        if moves < 0 or score < 0:
+            raise ValueError
+    except ValueError:
+        raise SpiderError(f"{where}: '# moves:' and '# score:' must be whole numbers "
+                          "0 or more") from None
+    try:
+        line = parse_line(fields.get("line", ""))
+    except SpiderError as err:
+        raise SpiderError(f"{where}: '# line:': {err}") from None
+    game = Game(position, moves, score)
+    start = fields.get("start") or None
+    first = None
+    if start:
+        try:
+            code = (PysolDeal.parse(start) if start.lower().startswith("pysol:")
+                    else GameCode.parse(start))
+        except SpiderError as err:
+            raise SpiderError(f"{where}: '# start:' {err}") from None
+        try:
+            first = code.position()
+            reached = replay(first, line)
+        except SpiderError as err:
+            raise SpiderError(f"{where}: the line does not replay from {start}: {err}") from None
+        if reached != game:
+            raise SpiderError(f"{where}: the line from {start} does not lead to the saved "
+                              "position, moves and score")
+    return SavedGame(game, line, start, first)

@@ -1,0 +1,179 @@
+"""Where a batch run's chunks are solved; every backend gives the same rows.
+
+The rows differ only in the ``seconds`` and ``time`` columns:
+
+- ``InlineBackend``: this process, one deal after another (``--workers 1``);
+- ``PoolBackend``: a pool of worker processes started with ``spawn``;
+- ``DaskBackend``: a Dask distributed cluster, through ``distributed.Client``.
+
+A backend is a context manager with a ``name``, a number of ``slots`` (the
+chunks it solves at once) and ``map(fn, chunks, **kwargs)``, which yields
+``fn(chunk, **kwargs)`` for every chunk as it finishes, in any order.
+
+>>> with InlineBackend() as backend:
+...     list(backend.map(len, [[1, 2], [3]]))
+[2, 1]
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from typing import Iterator
+
+from ..errors import SpiderError
+
+
+class InlineBackend:
+    """Solve in this process, chunk after chunk."""
+
+    name = "inline"
+    slots = 1
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def map(self, fn, chunks, **kwargs) -> Iterator[list[dict]]:
+        """``fn(chunk, **kwargs)`` for every chunk, as each one finishes."""
+        for chunk in chunks:
+            yield fn(chunk, **kwargs)
+
+
+def _exit_with_parent(parent_pid: int) -> None:
+    """Worker initializer: end this worker when the batch process dies.
+
+    A batch killed with ``kill -9`` cannot stop its workers, and a worker
+    deep in a numba search holds the GIL for a long time. On Linux the kernel
+    sends the worker SIGKILL when its parent dies (PR_SET_PDEATHSIG); a
+    thread that polls the parent id covers other systems between deals.
+    """
+    import signal
+    import threading
+
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+    def watch():
+        while os.getppid() == parent_pid:
+            time.sleep(1.0)
+        os._exit(1)
+
+    if os.getppid() != parent_pid:
+        os._exit(1)
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+class PoolBackend:
+    """A pool of worker processes; results come back as chunks finish.
+
+    Workers are started with ``spawn``, so nothing depends on state forked
+    from the parent (numba and threads do not survive a fork well).
+    """
+
+    name = "processes"
+
+    def __init__(self, workers: int):
+        if workers < 1:
+            raise SpiderError(f"--workers: at least 1 worker, not {workers}")
+        self.slots = workers
+        self._pool = None
+
+    def __enter__(self):
+        self._pool = ProcessPoolExecutor(max_workers=self.slots,
+                                         mp_context=multiprocessing.get_context("spawn"),
+                                         initializer=_exit_with_parent,
+                                         initargs=(os.getpid(),))
+        return self
+
+    def __exit__(self, exc_type, *exc):
+        # On an error or ^C, do not wait for chunks that have not started, nor
+        # for those that have: their rows are not written (the batch process
+        # writes them), so ending the workers loses nothing but their work.
+        if exc_type is not None:
+            for process in list((getattr(self._pool, "_processes", None) or {}).values()):
+                process.terminate()
+        self._pool.shutdown(wait=exc_type is None, cancel_futures=True)
+        return False
+
+    def map(self, fn, chunks, **kwargs) -> Iterator[list[dict]]:
+        """``fn(chunk, **kwargs)`` for every chunk, as each one finishes."""
+        futures = [self._pool.submit(fn, chunk, **kwargs) for chunk in chunks]
+        try:
+            for future in as_completed(futures):
+                yield future.result()
+        except BrokenProcessPool as err:
+            raise SpiderError(f"a worker process died ({err}); the chunks finished are "
+                              "saved: run the same command again to go on") from None
+
+
+class DaskBackend:
+    """A Dask distributed cluster at ``address`` (or a ``distributed.Client``).
+
+    Every worker needs spidersolve installed, the same version.
+    """
+
+    name = "dask"
+
+    def __init__(self, address=None, client=None):
+        self.address = address
+        self._given = client
+        self._client = None
+        self.slots = 1
+
+    def __enter__(self):
+        from distributed import Client
+
+        if self._given is not None:
+            self._client = self._given
+        else:
+            try:
+                self._client = Client(self.address, timeout="20s")
+            except (OSError, TimeoutError) as err:
+                raise SpiderError(f"--scheduler: cannot reach the Dask scheduler at "
+                                  f"'{self.address}': {err}") from None
+            except (ValueError, TypeError) as err:  # distributed's word for a bad address
+                raise SpiderError(f"--scheduler: '{self.address}' is not a Dask scheduler "
+                                  f"address like tcp://HOST:8786: {err}") from None
+        self.slots = max(1, sum(self._client.nthreads().values()))
+        return self
+
+    def __exit__(self, *exc):
+        if self._given is None and self._client is not None:
+            self._client.close()
+        return False
+
+    def map(self, fn, chunks, **kwargs) -> Iterator[list[dict]]:
+        """``fn(chunk, **kwargs)`` for every chunk, as each one finishes."""
+        from distributed import as_completed as dask_completed
+
+        chunks = list(chunks)
+        if not chunks:
+            return
+        futures = self._client.map(fn, chunks, pure=False, **kwargs)
+        try:
+            for future in dask_completed(futures):
+                yield future.result()
+        finally:
+            self._client.cancel(futures)
+
+
+def make_backend(workers: int | None = None, scheduler: str | None = None):
+    """The backend a run asks for: Dask with a scheduler, else processes or inline."""
+    if scheduler:
+        return DaskBackend(scheduler)
+    if workers is None:
+        workers = os.cpu_count() or 1
+    if workers < 1:
+        raise SpiderError(f"--workers: at least 1 worker, not {workers}")
+    return InlineBackend() if workers == 1 else PoolBackend(workers)

@@ -1,0 +1,170 @@
+"""The plan of a batch run: its settings and its tasks, one per deal and setting.
+
+A task is one deal to solve (or to play, for the honest player) under one
+setting; the plan is every task of a run, sorted as the results table is.
+Deal lists are given as text (``"0:20,35"``, see :func:`deal_ranges`), the
+form a run's metadata keeps them in.
+
+>>> tasks = plan("code", [1], ["classic"], range(0, 4), nodes=2000)
+>>> [t.code for t in tasks]
+['SP1-S1C-AAAAAAA', 'SP1-S1C-AAAAAAB', 'SP1-S1C-AAAAAAC', 'SP1-S1C-AAAAAAD']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from ..errors import SpiderError
+from ..state.codes import MAX_DEAL, GameCode, PysolDeal
+from .schema import PLAYERS, SOURCES
+
+MAX_PYSOL = 10**20 - 1
+MAX_STORED_DEAL = 2**63 - 1  # the results' deal column is int64
+# The most tasks (deals x settings) one run plans: the plan is a list in
+# memory (about 200 bytes a task) and a million deals take a day on 2 cores.
+# A longer range is several runs into the same --out.
+MAX_TASKS = 1_000_000
+
+
+def deal_ranges(text: str) -> list[tuple[int, int]]:
+    """The ``(start, stop)`` ranges of ``"A:B"`` (A up to B-1), ``"N"`` or a comma list.
+
+    A bad token is a SpiderError naming it (the command line puts the
+    option's name in front).
+
+    >>> deal_ranges("0:3,7")
+    [(0, 3), (7, 8)]
+    """
+    tokens = [t.strip() for t in str(text).split(",") if t.strip()]
+    if not tokens:
+        raise SpiderError("nothing given")
+    ranges = []
+    for token in tokens:
+        parts = token.split(":")
+        if len(parts) not in (1, 2) or not all(p.strip().isascii() and p.strip().isdigit()
+                                               for p in parts):
+            raise SpiderError(f"'{token}' is not a deal number or a range A:B")
+        bounds = [int(part) for part in parts]
+        if len(bounds) == 1:
+            ranges.append((bounds[0], bounds[0] + 1))
+            continue
+        start, stop = bounds
+        if stop <= start:
+            raise SpiderError(f"'{token}' is an empty range (A:B means deals A up to B-1, "
+                              "so B must be above A)")
+        ranges.append((start, stop))
+    return ranges
+
+
+def deal_count(ranges: list[tuple[int, int]]) -> int:
+    """How many deal numbers the ranges name, overlaps counted twice (an upper bound)."""
+    return sum(stop - start for start, stop in ranges)
+
+
+def deal_numbers(ranges: list[tuple[int, int]]) -> list[int]:
+    """The distinct deal numbers of the ranges, sorted."""
+    out: set[int] = set()
+    for start, stop in ranges:
+        out.update(range(start, stop))
+    return sorted(out)
+
+
+@dataclass(frozen=True, order=True)
+class Setting:
+    """One game variant of a run: where the deals come from, suits and rules."""
+
+    source: str
+    suits: int
+    rules: str
+
+
+def settings(source: str, suits: Iterable[int], rules: Iterable[str]) -> list[Setting]:
+    """The distinct settings; 1 suit relaxed is 1 suit classic, so it is kept once."""
+    if source not in SOURCES:
+        raise SpiderError(f"--source: '{source}' is not a deal source (code or pysol)")
+    rules = list(rules)
+    if source == "pysol" and "relaxed" in rules:
+        raise SpiderError("--source pysol: PySolFC's Spider games use classic rules only")
+    seen = {Setting(source, s, "classic" if s == 1 else r) for s in suits for r in rules}
+    return sorted(seen)
+
+
+@dataclass(frozen=True, order=True)
+class Task:
+    """One deal to solve (or to play, for the honest player). Sorts as the results table."""
+
+    player: str
+    samples: int
+    seed: int
+    source: str
+    suits: int
+    rules: str
+    node_limit: int
+    deal: int
+
+    @property
+    def code(self) -> str:
+        """The deal's canonical name: an SP1 game code, or ``pysol:SUITS:NUMBER``."""
+        if self.source == "pysol":
+            return PysolDeal(self.suits, str(self.deal)).text()
+        return GameCode(self.suits, self.rules, self.deal).text()
+
+    @property
+    def key(self) -> tuple:
+        """The results' key of this task (``schema.KEY``): one row per key."""
+        return (self.source, self.code, self.node_limit, self.player, self.samples, self.seed)
+
+    def position(self):
+        """The deal's start position."""
+        if self.source == "pysol":
+            return PysolDeal.parse(self.code).position()
+        return GameCode(self.suits, self.rules, self.deal).position()
+
+
+def plan(source: str, suits: Iterable[int], rules: Iterable[str], deals: Iterable[int],
+         nodes: int | None, player: str = "solver", samples: int = 0,
+         seed: int = 0) -> list[Task]:
+    """Every task of a run, sorted, after checking the deal numbers and the limit.
+
+    ``player`` ``honest`` plays each deal with the honest player (SPEC 11):
+    ``nodes`` is then its budget per sample search (None: by the number of
+    suits), with ``samples`` per decision and ``seed``.
+    """
+    if player not in PLAYERS:
+        raise SpiderError(f"--player: '{player}' is not a player (solver or honest)")
+    if player == "solver":
+        samples = seed = 0
+        if nodes is None:
+            raise SpiderError("--nodes: a node limit is needed")
+    elif not 1 <= samples <= 10_000:
+        raise SpiderError(f"--samples: 1 .. 10000, not {samples}")
+    deals = sorted(set(deals))
+    if not deals:
+        raise SpiderError("--deals: no deals given")
+    if nodes is not None and nodes < 1:
+        raise SpiderError(f"--nodes: the node limit must be at least 1, not {nodes}")
+    low, high = (1, MAX_PYSOL) if source == "pysol" else (0, MAX_DEAL)
+    for deal in (deals[0], deals[-1]):
+        if not low <= deal <= high:
+            what = "PySolFC game numbers" if source == "pysol" else "deal numbers"
+            raise SpiderError(f"--deals: {what} run from {low} to {high}, not {deal}")
+    if deals[-1] > MAX_STORED_DEAL:
+        raise SpiderError(f"--deals: PySolFC game {deals[-1]} is beyond what the results' "
+                          f"deal column holds (a 64-bit integer, at most {MAX_STORED_DEAL}); "
+                          f"solve such games one by one with 'spidersolve solve "
+                          f"pysol:{min(suits)}:{deals[-1]}'")
+    chosen = settings(source, suits, rules)
+    if len(deals) * len(chosen) > MAX_TASKS:
+        raise SpiderError(f"--deals: {len(deals):,} deals x {len(chosen)} settings is "
+                          f"{len(deals) * len(chosen):,} tasks, more than one run plans (at "
+                          f"most {MAX_TASKS:,}); split the range into several runs into the "
+                          "same --out")
+    if player == "honest":
+        from ..search.honest import HONEST_NODES
+
+        return sorted(Task(player, samples, seed, s.source, s.suits, s.rules,
+                           nodes or HONEST_NODES[s.suits], d)
+                      for s in chosen for d in deals)
+    return sorted(Task(player, 0, 0, s.source, s.suits, s.rules, nodes, d)
+                  for s in chosen for d in deals)

@@ -1,0 +1,176 @@
+"""The checks every results row passes when it is read: cheap ones only.
+
+Known verdicts, suits, rules and players, the code of its deal, nodes
+within the limit, a won row's moves, score and first action against its
+line, no line for a deal the solver did not win; an honest game's row is won
+or lost and has its line played, moves and score either way.
+
+>>> row_problem(pd.DataFrame()) is None
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..errors import SpiderError
+from .schema import PLAYERS, SOURCES, VERDICTS
+
+# a line from the start shorter than this never lets the score reach 0, so
+# its final score is exactly 500 - moves + 8 x 100
+NO_CLAMP_MOVES = 500
+
+
+def _expected_code(source: str, suits: int, rules: str, deal: int) -> str | None:
+    from ..state.codes import GameCode, PysolDeal
+
+    try:
+        if source == "pysol":
+            return PysolDeal(suits, str(deal)).text()
+        return GameCode(suits, rules, deal).text()
+    except SpiderError:
+        return None
+
+
+REQUIRED = ["source", "code", "suits", "rules", "deal", "node_limit", "verdict", "nodes",
+            "seconds", "version", "time", "player", "samples", "seed"]
+OPTIONAL = ["moves", "score", "first_action", "line"]
+HONEST_VERDICTS = ("won", "lost")  # an honest row's verdict is the game's result
+MAX_SAMPLES = 10_000
+# the score a lost game of fewer than NO_CLAMP_MOVES actions can have: 500 - moves
+# plus 100 for each of the 0..7 runs it removed
+_LOST_GAINS = set(range(0, 701, 100))
+_BASE32 = np.array(list("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"), dtype=object)
+
+
+def _codes(frame: pd.DataFrame) -> pd.Series:
+    """The code each row's source, suits, rules and deal name (vectorized GameCode.text)."""
+    deal = frame["deal"].astype("int64").to_numpy() & ((1 << 35) - 1)
+    digits = ["".join(chars) for chars in zip(*(_BASE32[(deal >> (5 * k)) & 31]
+                                                  for k in range(6, -1, -1)))]
+    suits = frame["suits"].astype("int64").astype(str)
+    rules = frame["rules"].map({"classic": "C", "relaxed": "R"}).fillna("?")
+    rules = rules.where(frame["suits"] != 1, "C")
+    sp1 = "SP1-S" + suits + rules + "-" + pd.Series(digits, index=frame.index, dtype=object)
+    pysol = "pysol:" + suits + ":" + frame["deal"].astype("int64").astype(str)
+    return sp1.where(frame["source"] != "pysol", pysol)
+
+
+def row_problem(frame: pd.DataFrame) -> str | None:
+    """What is wrong with the first bad row of ``frame``, or None (cheap checks only).
+
+    The checks run on whole columns; the first row that fails one is then
+    checked alone (``_row_problem``) for the message. A solver row has a
+    line, moves, score and first action when it is won and none of them
+    otherwise; an honest row (``player`` honest) is won or lost, and has the
+    line it played (perhaps empty), its moves and the game's score either way.
+    """
+    if frame.empty:
+        return None
+    bad = frame[REQUIRED].isna().any(axis=1)
+    full = frame[~bad]
+    if len(full):
+        honest = full["player"] == "honest"
+        solver = ~honest
+        won = full["verdict"] == "won"
+        line = full["line"].where(won | honest, "").fillna("")
+        n_actions = (line.str.count(" ") + 1).where(line != "", 0)  # single spaces between
+        first = line.str.partition(" ")[0]
+        moves = full["moves"].astype("Float64")
+        score = full["score"].astype("Float64")
+        lowest = 1300 - moves
+        wrong = ~full["verdict"].isin(VERDICTS) | ~full["source"].isin(SOURCES)
+        wrong |= ~full["suits"].isin([1, 2, 4]) | ~full["rules"].isin(["classic", "relaxed"])
+        wrong |= ~full["player"].isin(PLAYERS)
+        wrong |= (full["deal"] < 0) | ((full["source"] == "code") & (full["deal"] >= 1 << 35))
+        wrong |= full["code"] != _codes(full)
+        wrong |= (full["node_limit"] < 1) | (full["nodes"] < 0)
+        # an honest game's nodes add up all its searches, each within the limit
+        wrong |= solver & (full["nodes"] > full["node_limit"])
+        wrong |= solver & ((full["samples"] != 0) | (full["seed"] != 0))
+        wrong |= honest & ~full["verdict"].isin(HONEST_VERDICTS)
+        wrong |= honest & ((full["samples"] < 1) | (full["samples"] > MAX_SAMPLES)
+                           | (full["seed"] < 0))
+        optional = full[OPTIONAL].notna()
+        played = full[["moves", "score", "line"]].notna().all(axis=1)
+        wrong |= solver & ~won & optional.any(axis=1)
+        wrong |= solver & won & ~optional.all(axis=1)
+        wrong |= honest & ~played
+        checked = (solver & won & optional.all(axis=1)) | (honest & played)
+        wrong |= checked & (moves != n_actions).fillna(True)
+        first_action = full["first_action"]
+        first_ok = ((line != "") & (first_action == first)) | ((line == "")
+                                                              & first_action.isna())
+        wrong |= checked & ~first_ok
+        exact = moves < NO_CLAMP_MOVES
+        wrong |= checked & won & ((exact & (score != lowest))
+                                  | (~exact & (score < lowest.clip(0))))
+        gain = score - (500 - moves)
+        wrong |= checked & ~won & ((exact & ~(gain.isin(_LOST_GAINS)).fillna(False))
+                                   | (~exact & (score < 0)))
+        bad = bad | wrong.reindex(frame.index, fill_value=False).astype(bool)
+    if not bad.any():
+        return None
+    i = int(np.flatnonzero(bad.to_numpy())[0])
+    row = frame.iloc[i].to_dict()
+    where = f"row {i + 1} ({row['code']})" if isinstance(row["code"], str) else f"row {i + 1}"
+    return f"{where}: {_row_problem(row) or 'its values do not agree with each other'}"
+
+
+def _row_problem(row: dict) -> str | None:
+    """The message for one row that failed a check of ``row_problem``."""
+    for column in REQUIRED:
+        if pd.isna(row[column]):
+            return f"no value in column {column}"
+    verdict, source, suits, rules = row["verdict"], row["source"], row["suits"], row["rules"]
+    player = row["player"]
+    if verdict not in VERDICTS:
+        return f"verdict '{verdict}' is not won, lost or unknown"
+    if source not in SOURCES:
+        return f"source '{source}' is not code or pysol"
+    if suits not in (1, 2, 4):
+        return f"suits {suits} is not 1, 2 or 4"
+    if rules not in ("classic", "relaxed"):
+        return f"rules '{rules}' is not classic or relaxed"
+    if player not in PLAYERS:
+        return f"player '{player}' is not solver or honest"
+    if row["code"] != _expected_code(source, suits, rules, row["deal"]):
+        return f"the code is not the one of {source} deal {row['deal']} ({suits} suits, {rules})"
+    honest = player == "honest"
+    if row["node_limit"] < 1 or row["nodes"] < 0 or (not honest
+                                                     and row["nodes"] > row["node_limit"]):
+        return f"nodes {row['nodes']} is not within the limit {row['node_limit']}"
+    if not honest and (row["samples"] != 0 or row["seed"] != 0):
+        return (f"a solver row has samples {row['samples']} and seed {row['seed']} (0 and 0 "
+                "for the solver)")
+    if honest and not (1 <= row["samples"] <= MAX_SAMPLES and row["seed"] >= 0):
+        return (f"an honest row has samples {row['samples']} and seed {row['seed']} (samples "
+                f"1 .. {MAX_SAMPLES}, seed at least 0)")
+    line, moves, score = row["line"], row["moves"], row["score"]
+    if honest:
+        if verdict not in HONEST_VERDICTS:
+            return f"an honest game is won or lost, not {verdict}"
+        if any(pd.isna(row[c]) for c in ("moves", "score", "line")):
+            return "an honest game needs its line, moves and score"
+    elif verdict != "won":
+        if not all(pd.isna(row[c]) for c in OPTIONAL):
+            return f"a deal {verdict} has moves, score, first_action or line"
+        return None
+    elif any(pd.isna(row[c]) for c in OPTIONAL):
+        return "a won deal needs its line, first_action, moves and score"
+    actions = line.split(" ") if line else []
+    if moves != len(actions):
+        return f"moves {moves} but its line has {len(actions)} actions"
+    first = row["first_action"]
+    if (None if pd.isna(first) else first) != (actions[0] if actions else None):
+        return f"first_action {first} is not its line's first action"
+    exact = moves < NO_CLAMP_MOVES
+    if verdict == "won":
+        lowest = 1300 - moves  # 500 - moves + 8 x 100, if the score never reached 0
+        if (exact and score != lowest) or (not exact and score < max(0, lowest)):
+            return f"score {score} does not match its line of {moves} actions"
+    elif (exact and score - (500 - moves) not in _LOST_GAINS) or (not exact and score < 0):
+        return f"score {score} does not match a lost game of {moves} actions"
+    return None
+
