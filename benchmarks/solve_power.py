@@ -3,7 +3,7 @@
     python benchmarks/solve_power.py                 # K = 100, suits 1, 2, 4, 1,000,000 nodes
     python benchmarks/solve_power.py --deals 513     # the full run
     python benchmarks/solve_power.py --suits 1 --shorten     # lines as solve --shorten gives them
-    python benchmarks/solve_power.py --suits 4 --deal-list 3,8 --weights '[[3,3,2,4,30,0,1,0,0,0,3,0]]'
+    python benchmarks/solve_power.py --suits 4 --deal-list 3,8 --weights plain,beam_40
 
 Prints per suit count (Classic, SP1 deal numbers start..start+K-1): won / lost
 / unknown, win % within 167,000 and within the node limit (budgets nest, so
@@ -30,12 +30,12 @@ HINT_BUDGET = 167_000
 
 
 def _solve_one(job):
-    suits, deal, nodes, weights, schedule, shorten = job
+    suits, deal, nodes, weights, shorten = job
     from spidersolve.search import solve
     from spidersolve.state import GameCode
 
     result = solve(GameCode(suits, "classic", deal).position(), nodes=nodes, weights=weights,
-                   schedule=schedule, shorten=shorten)
+                   shorten=shorten)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return suits, deal, result.verdict, result.nodes, result.seconds, result.moves, peak_mb
 
@@ -53,21 +53,23 @@ def main(argv=None):
     parser.add_argument("--suits", default="1,2,4")
     parser.add_argument("--nodes", type=int, default=1_000_000)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--weights", default=None, help="heuristic weights as a JSON list")
-    parser.add_argument("--schedule", default=None,
-                        help="order of serving the deals-left heaps, a JSON list")
+    parser.add_argument("--weights", default=None,
+                        help="heuristics: preset names (heuristic.PRESETS), comma-separated, "
+                             "or a JSON list of names, {term: weight} objects or rows")
     parser.add_argument("--rows", default=None, help="write one CSV row per deal here")
     parser.add_argument("--shorten", action="store_true",
                         help="shorten each winning line (solve --shorten); seconds include it")
     parser.add_argument("--deal-list", default=None,
                         help="comma-separated deal numbers to run instead of --start/--deals")
     args = parser.parse_args(argv)
-    weights = json.loads(args.weights) if args.weights else None
+    weights = None
+    if args.weights:
+        weights = (json.loads(args.weights) if args.weights.lstrip().startswith("[")
+                   else args.weights.split(","))
     suit_counts = [int(s) for s in args.suits.split(",")]
-    schedule = json.loads(args.schedule) if args.schedule else None
     deals = ([int(d) for d in args.deal_list.split(",")] if args.deal_list
              else list(range(args.start, args.start + args.deals)))
-    jobs = [(s, d, args.nodes, weights, schedule, args.shorten) for s in suit_counts
+    jobs = [(s, d, args.nodes, weights, args.shorten) for s in suit_counts
             for d in deals]
     started = time.time()
     with ProcessPoolExecutor(args.workers) as pool:
@@ -79,12 +81,12 @@ def main(argv=None):
             f.write("suits,deal,verdict,nodes,seconds,moves,peak_mb\n")
             for row in rows:
                 f.write(",".join("" if x is None else str(x) for x in row) + "\n")
-    from spidersolve.search.heuristic import DEFAULT_SCHEDULE, DEFAULT_WEIGHTS
+    from spidersolve.search.heuristic import weight_rows
     named = (f"{len(deals)} listed deals" if args.deal_list
              else f"deals {args.start}..{args.start + args.deals - 1}")
     print(f"solve_power: {named}, node limit "
-          f"{args.nodes:,}, weights {weights or list(DEFAULT_WEIGHTS)}, schedule "
-          f"{schedule or list(DEFAULT_SCHEDULE)}, {args.workers} workers, "
+          f"{args.nodes:,}, weights {weights or 'default'} {weight_rows(weights).tolist()}, "
+          f"{args.workers} workers, "
           f"{'lines shortened, ' if args.shorten else ''}"
           f"wall {wall:.0f} s")
     header = (f"{'suits':>5} {'won':>5} {'lost':>5} {'unkn':>5} {'%<=167k':>8} {'%<=limit':>8} "

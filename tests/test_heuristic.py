@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from strategies import random_walk
 
 from spidersolve.cards import card_rank, card_suit
-from spidersolve.search import _kernels as SK
-from spidersolve.search.heuristic import DEFAULT_WEIGHTS, TERMS, weights_row
+from spidersolve.search import _terms as SK
+from spidersolve.search.heuristic import (DEFAULT_WEIGHTS, PRESETS, TERMS, Weights, weight_rows,
+                                          weights_row)
 from spidersolve.state import Game, GameCode, legal_actions
 from spidersolve.state.packed import to_board
 
@@ -17,7 +19,6 @@ from spidersolve.state.packed import to_board
 def reference_terms(pos) -> dict[str, int]:
     """The terms as heuristic.py describes them, signed as the kernel stores them."""
     terms = dict.fromkeys(TERMS, 0)
-    tops, run_bottoms = {}, {}
     for c in range(10):
         down, up = pos.down[c], pos.up[c]
         if not down and not up:
@@ -35,24 +36,13 @@ def reference_terms(pos) -> dict[str, int]:
                 segments += 1
         if down:
             terms["buried"] += segments
-        elif card_rank(up[0]) != 13:
-            terms["loose"] += 1
-        tops[c] = up[-1]
-        bottom = len(up) - 1
-        while bottom > 0 and card_rank(up[bottom - 1]) == card_rank(up[bottom]) + 1 \
-                and card_suit(up[bottom - 1]) == card_suit(up[bottom]):
-            bottom -= 1
-        run_bottoms[c] = up[bottom]
-    terms["good"] = -sum(any(d != c and top == run_bottoms[c] + 1 for d, top in tops.items())
-                         for c in tops)
     terms["removed"] = -len(pos.removed)
-    terms["deal_left"] = len(pos.stock) // 10
     return terms
 
 
 def kernel_terms(pos) -> dict[str, int]:
     out = np.empty(SK.N_WEIGHTS, np.int64)
-    SK.features(to_board(pos), True, out)
+    SK.features(to_board(pos), out)
     return {name: int(out[index]) for name, index in TERMS.items()}
 
 
@@ -71,7 +61,7 @@ def test_kernel_terms_equal_the_reference_along_random_walks(suits, deal, data):
 def test_value_is_the_weighted_sum_of_the_terms():
     pos = GameCode.parse("SP1-S4C-AAAAAAD").position()
     terms = reference_terms(pos)
-    for row in DEFAULT_WEIGHTS + (weights_row(good=2, loose=1),):
+    for row in DEFAULT_WEIGHTS + (weights_row(buried=2, removed=7),):
         expected = sum(row[TERMS[name]] * value for name, value in terms.items())
         assert SK.evaluate(to_board(pos), np.array(row, np.int64)) == expected
 
@@ -133,7 +123,7 @@ def test_the_line_beams_column_shares_add_up_to_the_value_along_random_walks(sui
     from spidersolve.search import _lines as L
 
     row = np.array(weights_row(face_down=5, breaks=4, mixed=3, empty=2, removed=30,
-                               deal_left=7, buried=2, loose=1), np.int64)
+                               buried=2), np.int64)
     game = Game.start(GameCode(suits, "classic", deal).position())
     node = np.zeros(L.PACKED_SIZE, np.uint8)
     for _ in range(data.draw(st.integers(0, 120), label="steps")):
@@ -204,3 +194,17 @@ def test_run_splits_and_the_line_beams_move_filter_equal_the_reference_on_random
             expected = _reference_unpromising(pos, action)
             assert L.unpromising(board, code, first) == expected, str(action)
             assert SK.splits_run(board, code) == _reference_splits_run(pos, action), str(action)
+
+
+def test_named_configurations_are_the_kernels_rows():
+    plain = PRESETS["plain"]
+    assert isinstance(plain, Weights) and plain.face_down == 3 and plain.width == 0
+    assert weight_rows().tolist() == [list(w) for w in DEFAULT_WEIGHTS]
+    assert weight_rows("default").tolist() == weight_rows(None).tolist()
+    assert weight_rows(plain).tolist() == weight_rows("plain").tolist() == [list(plain)]
+    assert weight_rows({"breaks": 5, "width": 40}).tolist() == [list(Weights(breaks=5,
+                                                                              width=40))]
+    assert weight_rows([list(plain), "beam_40"]).shape == (2, SK.N_WEIGHTS)
+    for bad in ("nothing", {"good": 1}, [[1, 2, 3]], [], [1] * 12):
+        with pytest.raises(ValueError, match="weights"):
+            weight_rows(bad)

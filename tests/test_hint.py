@@ -231,10 +231,10 @@ def test_stale_search_cache_is_dropped_and_a_fresh_one_kept(tmp_path, monkeypatc
     """Cache files of the search package older than a kernel file they inline go."""
     import os
 
-    from spidersolve.search.compiled import INLINED, _PACKAGE, cache_dir, drop_stale_search_cache
+    from spidersolve.search.compiled import cache_dir, drop_stale_search_cache, kernel_sources
 
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    newest = max((_PACKAGE / path).stat().st_mtime for path in INLINED)
+    newest = max(path.stat().st_mtime for path in kernel_sources("search"))
     files = {}
     for folder, name, age in [("search", "_kernels.search-1.py311", -10),
                               ("search", "_lines.beam-1.py311", -10),

@@ -331,14 +331,14 @@ def test_pack_unpack_round_trips_with_moves_and_score(code, data, moves, score):
 @settings(deadline=None, max_examples=60)
 @given(codes, st.data())
 def test_search_hash_from_stock_shares_is_the_canonical_hash(code, data):
-    from spidersolve.search import _kernels as SK
+    from spidersolve.search import _table as ST
 
     game = random_walk(data, code)[-1]
-    parts = SK.stock_parts(to_board(Game.start(code.position()).position), STOCK_KEYS)
+    parts = ST.stock_parts(to_board(Game.start(code.position()).position), STOCK_KEYS)
     board = to_board(game.position)
     cols = np.empty(10, np.uint64)
     for variant in (0, 1):
-        SK._column_hashes(board, CARD_KEYS, parts, variant, cols)
+        ST.column_hashes(board, CARD_KEYS, parts, variant, cols)
         assert H.combine(cols, board, variant) == \
             H.canonical_hash(board, CARD_KEYS, STOCK_KEYS, variant)
 
@@ -445,14 +445,15 @@ def test_action_codes_round_trip():
 def test_a_moves_hash_terms_and_beam_key_updated_from_two_columns_equal_a_full_recount(
         code, data):
     """The search's and the line beam's child updates equal hashing the child afresh."""
-    from spidersolve.search import _kernels as SK
     from spidersolve.search import _lines as L
+    from spidersolve.search import _table as ST
+    from spidersolve.search import _terms as SK
     from spidersolve.search.heuristic import weights_row
 
     root = to_board(Game.start(code.position()).position)
-    parts = SK.stock_parts(root, STOCK_KEYS)
+    parts = ST.stock_parts(root, STOCK_KEYS)
     row = np.array(weights_row(face_down=5, breaks=4, mixed=3, empty=2, removed=30,
-                               deal_left=7, buried=2, loose=1), np.int64)
+                               buried=2), np.int64)
     pos = random_walk(data, code)[-1].position
     board = to_board(pos)
     level = board[B.NSTOCK] // 10
@@ -460,7 +461,7 @@ def test_a_moves_hash_terms_and_beam_key_updated_from_two_columns_equal_a_full_r
                       for c in range(10)] for v in (0, 1)], np.uint64)
     col_terms = np.array([SK.column_terms(board, c) for c in range(10)], np.int64)
     terms = np.empty(SK.N_WEIGHTS, np.int64)
-    SK.features(board, True, terms)
+    SK.features(board, terms)
     hashes = np.empty(10, np.uint64)
     values = np.empty(10, np.int64)
     L._node_columns(board, -1, -1, hashes, values, CARD_KEYS, parts[0], row)
@@ -473,12 +474,12 @@ def test_a_moves_hash_terms_and_beam_key_updated_from_two_columns_equal_a_full_r
         child = to_board(apply(pos, action)[0])
         for v in (0, 1):
             parent_hash = np.uint64(H.canonical_hash(board, CARD_KEYS, STOCK_KEYS, v))
-            assert SK._moved_hash(parent_hash, cols[v], child, code_, CARD_KEYS, parts, v) == \
+            assert ST.moved_hash(parent_hash, cols[v], child, code_, CARD_KEYS, parts, v) == \
                 H.canonical_hash(child, CARD_KEYS, STOCK_KEYS, v), action.text()
         moved = np.empty(SK.N_WEIGHTS, np.int64)
-        SK._moved_terms(terms, col_terms, child, code_, True, moved)
+        SK.moved_terms(terms, col_terms, child, code_, moved)
         fresh = np.empty(SK.N_WEIGHTS, np.int64)
-        SK.features(child, True, fresh)
+        SK.features(child, fresh)
         assert list(moved) == list(fresh), action.text()
         assert L._moved_key(key, hashes, child, code_, CARD_KEYS, parts[0]) == \
             H.zobrist_hash(child, CARD_KEYS, STOCK_KEYS, 0), action.text()
@@ -491,3 +492,69 @@ def test_kernel_divide_at_depth_0_bug():
     for engine in ("kernel", "reference"):
         out = runner.invoke(cli, ["perft", "SP1-S1C-AAAAAAA", "0", "--divide", "--engine", engine])
         assert out.exit_code == 0 and out.stdout == "1\n", engine
+
+
+def _stale_cache_files(folder, age=-1000):
+    """Cache files of a search kernel, older than every kernel source."""
+    import os
+
+    from spidersolve.search.compiled import kernel_sources
+
+    oldest = min(path.stat().st_mtime for path in kernel_sources("search"))
+    folder.mkdir(parents=True, exist_ok=True)
+    files = [folder / "_kernels.search-1.py311.nbi", folder / "_kernels.search-1.py311.1.nbc"]
+    for path in files:
+        path.write_bytes(b"")
+        os.utime(path, (oldest + age, oldest + age))
+    return files
+
+
+def test_importing_the_search_touches_no_cache_file_bug(tmp_path, monkeypatch):
+    """The stale-cache check ran at import and broke a read-only install."""
+    import os
+    import subprocess
+    import sys
+
+    from spidersolve.search.compiled import cache_dir
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    env = dict(os.environ)
+    files = _stale_cache_files(cache_dir("search"))  # NUMBA_CACHE_DIR/search_<sha1>
+    subprocess.run([sys.executable, "-c", "import spidersolve.search, spidersolve.state"],
+                   env=env, check=True)
+    assert all(path.exists() for path in files)
+
+
+def test_a_read_only_or_failing_cache_folder_stops_nothing_bug(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    from spidersolve.search import compiled
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    files = _stale_cache_files(compiled.cache_dir("search"))
+    monkeypatch.setattr(compiled.os, "access", lambda path, mode: False)  # read-only
+    assert compiled.drop_stale_caches("search") == 0
+    assert all(path.exists() for path in files)
+    monkeypatch.undo()
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+
+    def refuse(self, missing_ok=False):
+        raise PermissionError(f"read-only: {self}")
+
+    monkeypatch.setattr(Path, "unlink", refuse)
+    assert compiled.drop_stale_caches("search") == 0  # every file error is swallowed
+    assert all(path.exists() for path in files)
+    monkeypatch.undo()
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    assert compiled.drop_stale_caches("search") == 2
+    assert not any(path.exists() for path in files)
+
+
+def test_the_stale_cache_check_covers_every_kernel_file_of_state_and_search():
+    from spidersolve.search.compiled import kernel_sources
+
+    names = {(path.parent.name, path.name) for path in kernel_sources("search")}
+    assert {("state", "_kernels.py"), ("search", "_kernels.py"), ("search", "_lines.py"),
+            ("search", "_terms.py"), ("search", "_table.py"), ("search", "_heap.py")} <= names
+    assert not {name for folder, name in names if name in ("solver.py", "compiled.py")}
+    assert {path.parent.name for path in kernel_sources("state")} == {"state"}

@@ -104,17 +104,15 @@ def test_a_set_stop_flag_ends_the_search_and_the_beam_at_once():
     from spidersolve.search import _kernels as K
     from spidersolve.search import _lines as L
     from spidersolve.search import solve
-    from spidersolve.search.heuristic import DEFAULT_SCHEDULE, DEFAULT_WEIGHTS, beam_weights
+    from spidersolve.search.heuristic import DEFAULT_WEIGHTS, beam_weights
     from spidersolve.state import GameCode
     from spidersolve.state.kernel import CARD_KEYS, STOCK_KEYS
     from spidersolve.state.packed import action_to_code, to_board
 
     position = GameCode.parse("SP1-S1C-AAAAAAD").position()
     weights = np.asarray(DEFAULT_WEIGHTS, np.int64)
-    order = np.array([6 * k + level for k in range(len(weights)) for level in DEFAULT_SCHEDULE],
-                     np.int64)
     result = np.zeros(8, np.int64)
-    K.search(to_board(position), False, 100_000, weights, order, CARD_KEYS, STOCK_KEYS, result,
+    K.search(to_board(position), False, 100_000, weights, CARD_KEYS, STOCK_KEYS, result,
              np.ones(1, np.int64))
     assert (result[0], result[1], result[7]) == (K.UNKNOWN, 0, 1)
 

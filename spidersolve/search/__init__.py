@@ -9,10 +9,6 @@ import it only when first called.
 Verdict.WON
 """
 
-from .compiled import drop_stale_search_cache
-
-drop_stale_search_cache()  # before the search kernels load from numba's cache
-
 from ..verdict import HintStatus, Verdict
 from .hints import HINT_NODES, HintResult, hint
 from .solver import DEFAULT_NODES, SolveResult, solve

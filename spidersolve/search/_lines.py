@@ -17,10 +17,11 @@ from numba import njit
 from ..state._board import DEAL, FD, JIT, LEN, MAX_ACTIONS, N_COLS, NREMOVED, NSTOCK, UNDO_SIZE
 from ..state._hashing import column_zobrist, combine_exact, placed_hash
 from ..state._kernels import apply_action, gen_actions, undo_action
-from ..state._packing import PACKED_CARDS, PACKED_REMOVED, pack, unpack
-from ._kernels import (PACKED_SIZE, STOP_EVERY, W_BREAK, W_BURIED, W_DEAL_LEFT, W_EMPTY,
-                       W_FACE_DOWN, W_LOOSE, W_MIXED, W_REMOVED, _grow, _tt_rebuild, _tt_slot,
-                       column_terms, first_empty_column, is_spare, splits_run, stock_parts)
+from ..state._packing import PACKED_CARDS, PACKED_REMOVED, PACKED_SIZE, pack, unpack
+from ._heap import grow, grow_rows
+from ._kernels import STOP_EVERY
+from ._table import DEAL_LEVELS, stock_parts, tt_rebuild, tt_slot
+from ._terms import W_REMOVED, column_value, first_empty_column, is_spare, splits_run
 
 
 @njit(**JIT)
@@ -69,17 +70,9 @@ def _path(parent, action, node, out):
 
 
 @njit(**JIT)
-def column_value(board, c, weights):
-    """Column c's share of the heuristic value (``_kernels.column_terms`` weighed)."""
-    f, b, m, e, u, o = column_terms(board, c)
-    return weights[W_FACE_DOWN] * f + weights[W_BREAK] * b + weights[W_MIXED] * m + \
-        weights[W_EMPTY] * e + weights[W_BURIED] * u + weights[W_LOOSE] * o
-
-
-@njit(**JIT)
 def _board_value(board, col_value, weights):
-    """The heuristic value (no good-move, depth or spare terms) from column shares."""
-    value = -weights[W_REMOVED] * board[NREMOVED] + weights[W_DEAL_LEFT] * (board[NSTOCK] // 10)
+    """The heuristic value (no depth or spare terms) from column shares."""
+    value = -weights[W_REMOVED] * board[NREMOVED]
     for c in range(N_COLS):
         value += col_value[c]
     return value
@@ -96,19 +89,210 @@ def _same_position(nodes, x, board, scratch):
     return True
 
 
+# what expanding a node or a layer came to
+GO_ON = 0  # nothing that ends the layer
+WON = 1  # a winning action
+SHORTCUT = 2  # the known line met a position kept at an earlier depth
+COLLISION = 3  # two positions with one key: stop with the line at hand
+STOPPED = 4  # the stop flag was set
+
+
+@njit(**JIT)
+def _expand_node(node, board, on_guide, next_action, relaxed, prune, actions, undo, hashes,
+                 values, key, weights, card_keys, stock_part, deal_hash, deal_value, table,
+                 keys, packed, scratch, c_key, c_parent, c_action, c_hash, c_level, n_cand,
+                 guide_cand):
+    """The children of kept node ``node`` (``board``) not kept already, as candidates.
+
+    ``on_guide``: the node is the known line's position at this depth, whose
+    next action is ``next_action``. The candidate arrays must have room for
+    every action. Returns (status, n_cand, guide_cand, action, seen): for
+    ``WON`` the winning action; for ``SHORTCUT`` the kept node ``seen``
+    the known line's next position is.
+    """
+    value = _board_value(board, values, weights)
+    removed = board[NREMOVED]
+    count = gen_actions(board, relaxed, actions)
+    first_empty = first_empty_column(board)
+    for i in range(count):
+        a = actions[i]
+        on_line = on_guide and a == next_action
+        if prune and not on_line and unpromising(board, a, first_empty):
+            continue
+        apply_action(board, a, undo)
+        if board[NREMOVED] == 8:
+            undo_action(board, undo)
+            return WON, n_cand, guide_cand, a, -1
+        if a == DEAL:  # every column changed
+            _node_columns(board, -1, -1, deal_hash, deal_value, card_keys, stock_part, weights)
+            child_key = combine_exact(deal_hash, board, 0)
+            child_value = _board_value(board, deal_value, weights)
+        else:
+            child_key = _moved_key(key, hashes, board, a, card_keys, stock_part)
+            child_value = value - weights[W_REMOVED] * (board[NREMOVED] - removed)
+            for c in (a >> 12, (a >> 8) & 15):
+                child_value += column_value(board, c, weights) - values[c]
+        slot = tt_slot(table, keys, keys, child_key, child_key)
+        if table[slot] >= 0:
+            seen = table[slot]
+            if on_line:
+                # the known line comes back to a position kept at an
+                # earlier depth: cut it short there
+                same = _same_position(packed, seen, board, scratch)
+                undo_action(board, undo)
+                return (SHORTCUT if same else COLLISION), n_cand, guide_cand, a, seen
+            undo_action(board, undo)
+            continue
+        c_key[n_cand] = (np.int64(child_value + (1 << 30)) << 32) | n_cand
+        c_parent[n_cand] = node
+        c_action[n_cand] = a
+        c_hash[n_cand] = child_key
+        c_level[n_cand] = board[NSTOCK] // N_COLS
+        if on_line:
+            guide_cand = n_cand
+        n_cand += 1
+        undo_action(board, undo)
+    return GO_ON, n_cand, guide_cand, 0, -1
+
+
+@njit(**JIT)
+def _take_shortcut(parent, action, seen, path, out, best, depth):
+    """Cut the known line ``out[:best]`` short at kept node ``seen``, met at ``depth + 1``.
+
+    Returns (the new length, the depth of ``seen``).
+    """
+    k = _path(parent, action, seen, path)
+    rest = best - depth - 1
+    for j in range(rest):
+        path[k + j] = out[depth + 1 + j]
+    best = k + rest
+    out[:best] = path[:best]
+    return best, k
+
+
+@njit(**JIT)
+def _keep_best(board, undo, width, n_cand, guide_cand, c_key, c_parent, c_action, c_hash,
+               c_level, table, keys, packed, parent, action, col_hash, col_value, n_nodes,
+               card_keys, stock_part, weights, scratch):
+    """Keep the best ``width`` candidates of each level, and the known line's child.
+
+    The kept-node arrays must have room for them. Returns (table, n_nodes,
+    the known line's kept child, collision): the table rebuilt when it
+    filled; collision True if the known line's child, reached from another
+    parent too, is not the same position.
+    """
+    order = np.argsort(c_key[:n_cand])
+    taken = np.zeros(DEAL_LEVELS, np.int64)
+    new_guide = -1
+    collision = False
+    for r in range(n_cand):
+        cand = order[r]
+        lvl = c_level[cand]
+        if taken[lvl] >= width and cand != guide_cand:
+            continue
+        slot = tt_slot(table, keys, keys, c_hash[cand], c_hash[cand])
+        x = table[slot]
+        if x < 0:
+            taken[lvl] += 1
+            x = n_nodes
+            n_nodes += 1
+            p = c_parent[cand]
+            a = c_action[cand]
+            unpack(packed[p], board)
+            apply_action(board, a, undo)
+            pack(board, packed[x])
+            parent[x] = p
+            action[x] = a
+            keys[x] = c_hash[cand]
+            col_hash[x] = col_hash[p]
+            col_value[x] = col_value[p]
+            if a == DEAL:
+                _node_columns(board, -1, -1, col_hash[x], col_value[x], card_keys,
+                              stock_part, weights)
+            else:
+                _node_columns(board, a >> 12, (a >> 8) & 15, col_hash[x], col_value[x],
+                              card_keys, stock_part, weights)
+            table[slot] = x
+            if 2 * n_nodes > table.shape[0]:
+                table = tt_rebuild(keys, keys, n_nodes, 2 * table.shape[0])
+        elif cand == guide_cand:
+            # the known line's child was reached from another parent of
+            # this layer too (kept earlier in this pass): check it is the same
+            unpack(packed[c_parent[cand]], board)
+            apply_action(board, c_action[cand], undo)
+            if not _same_position(packed, x, board, scratch):
+                collision = True
+        if cand == guide_cand:
+            new_guide = x
+    return table, n_nodes, new_guide, collision
+
+
+KEPT_CAP = 1 << 12  # kept nodes and candidates the beam starts with room for
+
+
+@njit(**JIT)
+def _kept_root(root, card_keys, stock_part, weights):
+    """The kept-node arrays, holding ``root`` as node 0, and their table.
+
+    (packed, parent, action, keys, col_hash, col_value, table): node x's
+    packed position, parent node (-1 for the root), the action from it, its
+    64-bit key, its columns' hashes and shares of the value; the table holds
+    kept nodes by key (the search's table, one key in both halves).
+    """
+    packed = np.zeros((KEPT_CAP, PACKED_SIZE), np.uint8)
+    parent = np.empty(KEPT_CAP, np.int64)
+    action = np.empty(KEPT_CAP, np.int32)
+    keys = np.empty(KEPT_CAP, np.uint64)
+    col_hash = np.empty((KEPT_CAP, N_COLS), np.uint64)
+    col_value = np.empty((KEPT_CAP, N_COLS), np.int64)
+    table = np.full(2 * KEPT_CAP, -1, np.int32)
+    pack(root, packed[0])
+    parent[0] = -1
+    action[0] = 0
+    _node_columns(root, -1, -1, col_hash[0], col_value[0], card_keys, stock_part, weights)
+    keys[0] = combine_exact(col_hash[0], root, 0)
+    table[tt_slot(table, keys, keys, keys[0], keys[0])] = 0
+    return packed, parent, action, keys, col_hash, col_value, table
+
+
+@njit(**JIT)
+def _grow_kept(packed, col_hash, col_value, parent, action, keys, n_needed):
+    """The kept-node arrays, doubled until ``n_needed`` nodes fit."""
+    while n_needed > packed.shape[0]:
+        packed = grow_rows(packed)
+        col_hash = grow_rows(col_hash)
+        col_value = grow_rows(col_value)
+        parent = grow(parent)
+        action = grow(action)
+        keys = grow(keys)
+    return packed, col_hash, col_value, parent, action, keys
+
+
+@njit(**JIT)
+def _grow_candidates(c_key, c_parent, c_action, c_hash, c_level, n_needed):
+    """The candidate arrays, doubled until ``n_needed`` candidates fit."""
+    while n_needed > c_key.shape[0]:
+        c_key = grow(c_key)
+        c_parent = grow(c_parent)
+        c_action = grow(c_action)
+        c_hash = grow(c_hash)
+        c_level = grow(c_level)
+    return c_key, c_parent, c_action, c_hash, c_level
+
+
 @njit(**JIT)
 def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget, prune, out,
          stats, stop):
     """A line no longer than ``line`` (which must win from ``root``) into ``out``.
 
     Returns its length. ``weights``: one row of the search's heuristic
-    (its depth, spare and good-move terms are ignored: a layer is one
-    depth). ``node_budget`` caps the positions expanded; when it runs out
-    the best line found so far is returned. ``prune``: leave out
-    ``unpromising`` moves. ``stats[0]`` gets the positions expanded,
-    ``stats[1]`` 1 if ``stop`` ended the beam. ``stop`` (int64[1]) is
-    polled every ``STOP_EVERY`` positions: another thread sets it to 1 to
-    end the beam early (Ctrl-C), with the best line found so far.
+    (its depth and spare terms are ignored: a layer is one depth).
+    ``node_budget`` caps the positions expanded; when it runs out the best
+    line found so far is returned. ``prune``: leave out ``unpromising``
+    moves. ``stats[0]`` gets the positions expanded, ``stats[1]`` 1 if
+    ``stop`` ended the beam. ``stop`` (int64[1]) is polled every
+    ``STOP_EVERY`` positions: another thread sets it to 1 to end the beam
+    early (Ctrl-C), with the best line found so far.
 
     Each kept node keeps its columns' hashes and shares of the value, so a
     move's child costs the two columns it touched. Positions are told apart
@@ -129,37 +313,19 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
     deal_value = np.empty(N_COLS, np.int64)
     stock_part = stock_parts(root, stock_keys)[0]
 
-    # kept nodes
-    cap = 1 << 12
-    packed = np.zeros((cap, PACKED_SIZE), np.uint8)
-    parent = np.empty(cap, np.int64)
-    action = np.empty(cap, np.int32)
-    keys = np.empty(cap, np.uint64)
-    col_hash = np.empty((cap, N_COLS), np.uint64)
-    col_value = np.empty((cap, N_COLS), np.int64)
-    table = np.full(1 << 13, -1, np.int32)
+    packed, parent, action, keys, col_hash, col_value, table = _kept_root(
+        root, card_keys, stock_part, weights)
     # candidates of one layer
-    c_cap = 1 << 12
-    c_key = np.empty(c_cap, np.int64)  # value << 32 | candidate number
-    c_parent = np.empty(c_cap, np.int64)
-    c_action = np.empty(c_cap, np.int32)
-    c_hash = np.empty(c_cap, np.uint64)
-    c_level = np.empty(c_cap, np.int64)
-
-    pack(board, packed[0])
-    parent[0] = -1
-    action[0] = 0
-    _node_columns(board, -1, -1, col_hash[0], col_value[0], card_keys, stock_part, weights)
-    keys[0] = combine_exact(col_hash[0], board, 0)
-    # kept nodes by key: the search's table, with one 64-bit key in both halves
-    table[_tt_slot(table, keys, keys, keys[0], keys[0])] = 0
+    c_key = np.empty(KEPT_CAP, np.int64)  # value << 32 | candidate number
+    c_parent = np.empty(KEPT_CAP, np.int64)
+    c_action = np.empty(KEPT_CAP, np.int32)
+    c_hash = np.empty(KEPT_CAP, np.uint64)
+    c_level = np.empty(KEPT_CAP, np.int64)
     n_nodes = 1
     layer_lo = 0
     layer_hi = 1
     layer_start = np.zeros(n_line + 2, np.int64)  # the first node of each depth
     layer_start[1] = 1
-    restart_depth = 0
-    restart_guide = 0
     guide = 0  # the node of the known line's position at this depth
     expanded = 0
     stopped = False
@@ -167,158 +333,53 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
     while depth + 1 < best and layer_hi > layer_lo and expanded < node_budget:
         n_cand = 0
         guide_cand = -1
-        won_parent = -1
-        won_action = 0
-        restart = False
-        collision = False
+        status = GO_ON
         for node in range(layer_lo, layer_hi):
             if (expanded & (STOP_EVERY - 1)) == 0 and stop[0] != 0:
-                stopped = True
+                status = STOPPED
                 break
+            if n_cand + MAX_ACTIONS > c_key.shape[0]:
+                c_key, c_parent, c_action, c_hash, c_level = _grow_candidates(
+                    c_key, c_parent, c_action, c_hash, c_level, n_cand + MAX_ACTIONS)
             unpack(packed[node], board)
             expanded += 1
-            hashes = col_hash[node]
-            values = col_value[node]
-            key = keys[node]
-            value = _board_value(board, values, weights)
-            removed = board[NREMOVED]
-            count = gen_actions(board, relaxed, actions)
-            first_empty = first_empty_column(board)
-            for i in range(count):
-                a = actions[i]
-                on_line = node == guide and a == out[depth]
-                if prune and not on_line and unpromising(board, a, first_empty):
-                    continue
-                apply_action(board, a, undo)
-                if board[NREMOVED] == 8:
-                    won_parent = node
-                    won_action = a
-                    undo_action(board, undo)
-                    break
-                if a == DEAL:  # every column changed
-                    _node_columns(board, -1, -1, deal_hash, deal_value, card_keys, stock_part,
-                                  weights)
-                    child_key = combine_exact(deal_hash, board, 0)
-                    child_value = _board_value(board, deal_value, weights)
-                else:
-                    child_key = _moved_key(key, hashes, board, a, card_keys, stock_part)
-                    child_value = value - weights[W_REMOVED] * (board[NREMOVED] - removed)
-                    for c in (a >> 12, (a >> 8) & 15):
-                        child_value += column_value(board, c, weights) - values[c]
-                slot = _tt_slot(table, keys, keys, child_key, child_key)
-                if table[slot] >= 0:
-                    if on_line:
-                        # the known line comes back to a position kept at
-                        # an earlier depth: cut it short there
-                        seen = table[slot]
-                        if not _same_position(packed, seen, board, scratch):
-                            collision = True
-                            undo_action(board, undo)
-                            break
-                        k = _path(parent, action, seen, path)
-                        rest = best - depth - 1
-                        for j in range(rest):
-                            path[k + j] = out[depth + 1 + j]
-                        best = k + rest
-                        out[:best] = path[:best]
-                        restart = True
-                        restart_depth = k
-                        restart_guide = seen
-                        undo_action(board, undo)
-                        break
-                    undo_action(board, undo)
-                    continue
-                if n_cand >= c_cap:
-                    c_cap *= 2
-                    c_key = _grow(c_key)
-                    c_parent = _grow(c_parent)
-                    c_action = _grow(c_action)
-                    c_hash = _grow(c_hash)
-                    c_level = _grow(c_level)
-                c_key[n_cand] = (np.int64(child_value + (1 << 30)) << 32) | n_cand
-                c_parent[n_cand] = node
-                c_action[n_cand] = a
-                c_hash[n_cand] = child_key
-                c_level[n_cand] = board[NSTOCK] // 10
-                if on_line:
-                    guide_cand = n_cand
-                n_cand += 1
-                undo_action(board, undo)
-            if won_parent >= 0 or restart or collision:
+            status, n_cand, guide_cand, a, seen = _expand_node(
+                node, board, node == guide, out[depth], relaxed, prune, actions, undo,
+                col_hash[node], col_value[node], keys[node], weights, card_keys, stock_part,
+                deal_hash, deal_value, table, keys, packed, scratch, c_key, c_parent, c_action,
+                c_hash, c_level, n_cand, guide_cand)
+            if status != GO_ON:
                 break
-        if collision or stopped:
+        if status == COLLISION or status == STOPPED:
+            stopped = status == STOPPED
             break
-        if won_parent >= 0:
-            k = _path(parent, action, won_parent, path)
-            path[k] = won_action
+        if status == WON:
+            k = _path(parent, action, node, path)
+            path[k] = a
             best = k + 1
             out[:best] = path[:best]
             break
-        if restart:
-            # a shortcut was taken: the new line runs through kept nodes up
-            # to the position it met (at restart_depth <= depth); start again
-            # from that layer, with that position as the guide
-            depth = restart_depth
+        if status == SHORTCUT:
+            # the new line runs through kept nodes up to the position it met
+            # (at a depth <= this one); start again from that layer, with
+            # that position as the guide
+            best, depth = _take_shortcut(parent, action, seen, path, out, best, depth)
             layer_lo = layer_start[depth]
             layer_hi = layer_start[depth + 1]
             n_nodes = layer_hi
-            table = _tt_rebuild(keys, keys, n_nodes, table.shape[0])
-            guide = restart_guide
+            table = tt_rebuild(keys, keys, n_nodes, table.shape[0])
+            guide = seen
             continue
-        # keep the best ``width`` of each level, and the known line's child
-        order = np.argsort(c_key[:n_cand])
-        taken = np.zeros(6, np.int64)
+        packed, col_hash, col_value, parent, action, keys = _grow_kept(
+            packed, col_hash, col_value, parent, action, keys,
+            n_nodes + min(n_cand, DEAL_LEVELS * width + 1))
         new_lo = n_nodes
-        new_guide = -1
-        for r in range(n_cand):
-            cand = order[r]
-            lvl = c_level[cand]
-            if taken[lvl] >= width and cand != guide_cand:
-                continue
-            slot = _tt_slot(table, keys, keys, c_hash[cand], c_hash[cand])
-            x = table[slot]
-            if x < 0:
-                taken[lvl] += 1
-                if n_nodes >= packed.shape[0]:
-                    packed = _grow_rows(packed)
-                    col_hash = _grow_rows(col_hash)
-                    col_value = _grow_rows(col_value)
-                    parent = _grow(parent)
-                    action = _grow(action)
-                    keys = _grow(keys)
-                x = n_nodes
-                n_nodes += 1
-                p = c_parent[cand]
-                a = c_action[cand]
-                unpack(packed[p], board)
-                apply_action(board, a, undo)
-                pack(board, packed[x])
-                parent[x] = p
-                action[x] = a
-                keys[x] = c_hash[cand]
-                col_hash[x] = col_hash[p]
-                col_value[x] = col_value[p]
-                if a == DEAL:
-                    _node_columns(board, -1, -1, col_hash[x], col_value[x], card_keys,
-                                  stock_part, weights)
-                else:
-                    _node_columns(board, a >> 12, (a >> 8) & 15, col_hash[x], col_value[x],
-                                  card_keys, stock_part, weights)
-                table[slot] = x
-                if 2 * n_nodes > table.shape[0]:
-                    table = _tt_rebuild(keys, keys, n_nodes, 2 * table.shape[0])
-            elif cand == guide_cand:
-                # the known line's child was reached from another parent of
-                # this layer too (kept earlier in this pass): check it is the same
-                unpack(packed[c_parent[cand]], board)
-                apply_action(board, c_action[cand], undo)
-                if not _same_position(packed, x, board, scratch):
-                    collision = True
-            if cand == guide_cand:
-                new_guide = x
+        table, n_nodes, guide, collision = _keep_best(
+            board, undo, width, n_cand, guide_cand, c_key, c_parent, c_action, c_hash, c_level,
+            table, keys, packed, parent, action, col_hash, col_value, n_nodes, card_keys,
+            stock_part, weights, scratch)
         if collision:
             break
-        guide = new_guide
         layer_lo = new_lo
         layer_hi = n_nodes
         depth += 1
@@ -347,10 +408,3 @@ def _moved_key(key, hashes, board, action, card_keys, stock_part):
         now = column_zobrist(board, c, card_keys, 0) ^ stock_part[level, c]
         key ^= placed_hash(hashes[c], c, 0) ^ placed_hash(now, c, 0)
     return key
-
-
-@njit(**JIT)
-def _grow_rows(arr):
-    grown = np.empty((arr.shape[0] * 2, arr.shape[1]), arr.dtype)
-    grown[:arr.shape[0]] = arr
-    return grown

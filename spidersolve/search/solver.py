@@ -14,7 +14,8 @@ from ..state.kernel import CARD_KEYS, STOCK_KEYS
 from ..state.packed import action_from_code, action_to_code, to_board
 from . import _kernels as K
 from . import _lines as L
-from .heuristic import DEFAULT_SCHEDULE, DEFAULT_WEIGHTS, beam_weights
+from .compiled import fresh_kernels
+from .heuristic import beam_weights, weight_rows
 from ..verdict import Verdict
 from .verify import verify_win
 
@@ -102,7 +103,7 @@ start_of = as_game  # the one coercion of a source to a Game (``state.as_game``)
 class _Search:
     """One run of the kernel and what it left behind to rebuild lines from."""
 
-    def __init__(self, game: Game, nodes: int, weights=None, schedule=None):
+    def __init__(self, game: Game, nodes: int, weights=None):
         position = game.position
         if not 1 <= nodes <= MAX_NODES:
             raise SpiderError(f"the node limit must be 1 .. {MAX_NODES}, not {nodes}")
@@ -111,24 +112,18 @@ class _Search:
                               "solved with full knowledge: give the game code with --after "
                               "LINE instead")
         started = time.perf_counter()
-        weights = np.atleast_2d(np.asarray(DEFAULT_WEIGHTS if weights is None else weights,
-                                           np.int64))
-        if weights.ndim != 2 or weights.shape[1] != K.N_WEIGHTS:
-            raise ValueError(f"weights: one row of {K.N_WEIGHTS} integers per heuristic")
-        schedule = list(DEFAULT_SCHEDULE if schedule is None else schedule)
-        if sorted(set(schedule)) != list(range(6)):
-            raise ValueError("the schedule must name every deals-left level 0..5")
-        order = np.array([6 * k + level for k in range(len(weights)) for level in schedule],
-                         np.int64)
-        self.result = np.zeros(8, np.int64)
+        weights = weight_rows(weights)  # the named configurations as the kernel's rows
+        fresh_kernels()  # numba's cache does not see edits to the kernels a kernel inlines
+        self.result = np.zeros(K.RESULT_SIZE, np.int64)
         self.node_entry, self.ent_parent, self.ent_action = run_kernel(
             K.search, to_board(position), position.relaxed, int(nodes), weights,
-            order, CARD_KEYS, STOCK_KEYS, self.result)
+            CARD_KEYS, STOCK_KEYS, self.result)
         self.seconds = time.perf_counter() - started
-        self.verdict = {K.WON: "won", K.LOST: "lost", K.UNKNOWN: "unknown"}[int(self.result[0])]
-        self.nodes = int(self.result[1])
-        self.positions = int(self.result[6])  # distinct positions generated
-        self.best_value = int(self.result[5])  # the best value of heuristic row 0 generated
+        verdicts = {K.WON: "won", K.LOST: "lost", K.UNKNOWN: "unknown"}
+        self.verdict = verdicts[int(self.result[K.RESULT_VERDICT])]
+        self.nodes = int(self.result[K.RESULT_NODES])
+        # the best value of heuristic row 0 generated
+        self.best_value = int(self.result[K.RESULT_BEST_VALUE])
 
     def _codes_to(self, node: int) -> list[int]:
         """Action codes from the root to expanded node ``node``, last first."""
@@ -140,12 +135,13 @@ class _Search:
         return codes
 
     def winning_line(self) -> tuple[Action, ...]:
-        codes = [int(self.result[3])] + self._codes_to(int(self.result[2]))
+        codes = ([int(self.result[K.RESULT_WIN_ACTION])]
+                 + self._codes_to(int(self.result[K.RESULT_WIN_NODE])))
         return tuple(action_from_code(c) for c in reversed(codes))
 
     def best_line(self) -> tuple[Action, ...]:
         """The actions to the best-valued position the search generated (may be empty)."""
-        entry = int(self.result[4])
+        entry = int(self.result[K.RESULT_BEST_ENTRY])
         if entry <= 0:
             return ()
         codes = [int(self.ent_action[entry])] + self._codes_to(int(self.ent_parent[entry]))
@@ -158,7 +154,7 @@ class _Search:
 
 
 def solve(source, nodes: int = DEFAULT_NODES, after: str = "", weights=None,
-          schedule=None, shorten: bool = False) -> SolveResult:
+          shorten: bool = False) -> SolveResult:
     """Search for a winning line (SPEC section 9).
 
     Parameters
@@ -172,8 +168,9 @@ def solve(source, nodes: int = DEFAULT_NODES, after: str = "", weights=None,
         nodes is won with the same line at every limit >= n).
     after : str
         A line played from the source first, like ``"1>8 deal"``.
-    weights, schedule
-        The heuristic rows and deal-level order (``None``: the defaults).
+    weights : None, Weights, str or a sequence of them
+        The heuristics (``None``: ``heuristic.DEFAULT_WEIGHTS``): named
+        configurations (``heuristic.PRESETS``); see ``heuristic.weight_rows``.
     shorten : bool
         Then look for a shorter winning line (see ``shorten_line``; the
         seconds include it).
@@ -192,15 +189,15 @@ def solve(source, nodes: int = DEFAULT_NODES, after: str = "", weights=None,
     >>> solve("SP1-S4C-AAAAAAD", nodes=100)
     SolveResult('unknown', nodes=100)
     """
-    return _solve_game(start_of(source, after), nodes, weights, schedule, shorten)[0]
+    return _solve_game(start_of(source, after), nodes, weights, shorten)[0]
 
 
-def _solve_game(game: Game, nodes: int, weights=None, schedule=None, shorten=False):
+def _solve_game(game: Game, nodes: int, weights=None, shorten=False):
     """solve() on a Game: the result and the search run (None for a won game)."""
     started = time.perf_counter()
     if game.won:
         return SolveResult("won", 0, time.perf_counter() - started, (), 0, game.score), None
-    run = _Search(game, nodes, weights, schedule)
+    run = _Search(game, nodes, weights)
     if run.verdict != "won":
         return SolveResult(run.verdict, run.nodes, time.perf_counter() - started), run
     line = run.winning_line()
@@ -212,11 +209,7 @@ def _solve_game(game: Game, nodes: int, weights=None, schedule=None, shorten=Fal
 
 
 # Positions the line beam keeps per layer and number of deals left, by the
-# number of suits. Chosen on training deals (SP1-S1C and S2C 100..139,
-# S4C 1000..1039; mean line, beam seconds per deal): one suit 200: 89.9,
-# 0.25 s; 300: 89.5, 0.37 s. Two suits 200: 108.7, 0.31 s; 300: 106.2,
-# 0.48 s. Four suits 100: 139.9, 0.20 s; 150: 138.8, 0.31 s; 200: 135.4,
-# 0.40 s.
+# number of suits (chosen on training deals: docs/tuning-heuristic.md).
 SHORTEN_WIDTHS = {1: 300, 2: 300, 4: 200}
 SHORTEN_NODES = 1_000_000  # positions the beam may expand
 
@@ -239,12 +232,14 @@ def shorten_line(game: Game, line, width: int | None = None, nodes: int = SHORTE
     codes = np.array([action_to_code(a) for a in line], np.int32)
     if width < 1 or len(codes) < 2:
         return tuple(line)
-    if weights is None:
-        weights = beam_weights(game.position.suits)
+    rank = weight_rows(beam_weights(game.position.suits) if weights is None else weights)
+    if len(rank) != 1:
+        raise ValueError("weights: the line beam ranks by one heuristic")
+    fresh_kernels()
     board = to_board(game.position)  # the counters come from the reference replay
     out = np.empty(len(codes), np.int32)
     stats = np.zeros(2, np.int64)
     n = run_kernel(L.beam, board, game.position.relaxed, codes, int(width),
-                   np.asarray(weights, np.int64), CARD_KEYS, STOCK_KEYS, int(nodes), True, out,
+                   rank[0], CARD_KEYS, STOCK_KEYS, int(nodes), True, out,
                    stats)
     return tuple(action_from_code(int(c)) for c in out[:n])
