@@ -26,34 +26,49 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--suits", type=int, default=1)
     parser.add_argument("--deals", type=int, default=10)
-    parser.add_argument("--honest", action="store_true",
-                        help="Honest hints (hint --honest): from what a player sees.")
+    parser.add_argument(
+        "--honest",
+        action="store_true",
+        help="Honest hints (hint --honest): from what a player sees.",
+    )
     args = parser.parse_args(argv)
     extra = ["--honest"] if args.honest else []
     exe = shutil.which("spidersolve") or str(sys.prefix) + "/bin/spidersolve"
-    codes = subprocess.run([exe, "codes", "--suits", str(args.suits), "--start", "0",
-                            "--count", str(args.deals)], capture_output=True, text=True,
-                           check=True).stdout.split()
+    codes = subprocess.run(
+        [exe, "codes", "--suits", str(args.suits), "--start", "0", "--count", str(args.deals)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
     started = time.perf_counter()
     warm = subprocess.run([exe, "hint", codes[0], *extra], capture_output=True, text=True)
-    print(f"warm-up run: {time.perf_counter() - started:.2f} s"
-          + (" (compiled: " + warm.stderr.strip() + ")" if warm.stderr.strip() else ""))
+    print(
+        f"warm-up run: {time.perf_counter() - started:.2f} s"
+        + (" (compiled: " + warm.stderr.strip() + ")" if warm.stderr.strip() else "")
+    )
     times = []
     for code in codes:
         started = time.perf_counter()
-        out = subprocess.run([exe, "hint", code, "--json", *extra], capture_output=True,
-                             text=True, check=True)
+        out = subprocess.run(
+            [exe, "hint", code, "--json", *extra], capture_output=True, text=True, check=True
+        )
         seconds = time.perf_counter() - started
         data = json.loads(out.stdout)
         times.append(seconds)
         if args.honest:
-            print(f"{code}  {seconds:6.3f} s  {data['status']:<9} {data['action']:<8} "
-                  f"nodes {data['nodes']:>7,}  won {data['wins']} of {data['scored']} samples")
+            print(
+                f"{code}  {seconds:6.3f} s  {data['status']:<9} {data['action']:<8} "
+                f"nodes {data['nodes']:>7,}  won {data['wins']} of {data['scored']} samples"
+            )
         else:
-            print(f"{code}  {seconds:6.3f} s  {data['status']:<9} {data['action']:<8} "
-                  f"nodes {data['nodes']:>7,}  line {data['line_length']}")
-    print(f"{'honest ' if args.honest else ''}hint latency, {len(times)} deals with {args.suits} suit(s): median "
-          f"{statistics.median(times):.3f} s, max {max(times):.3f} s")
+            print(
+                f"{code}  {seconds:6.3f} s  {data['status']:<9} {data['action']:<8} "
+                f"nodes {data['nodes']:>7,}  line {data['line_length']}"
+            )
+    print(
+        f"{'honest ' if args.honest else ''}hint latency, {len(times)} deals with {args.suits} suit(s): median "
+        f"{statistics.median(times):.3f} s, max {max(times):.3f} s"
+    )
     return 0
 
 

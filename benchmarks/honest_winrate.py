@@ -23,9 +23,9 @@ import sys
 import click
 from tqdm import tqdm
 
+from spidersolve.cli.options import parse_deals, parse_suits
 from spidersolve.search.honest import HONEST_NODES, HONEST_SAMPLES
 from spidersolve.stats import load_results, make_backend, plan, run_batch
-from spidersolve.cli.options import parse_deals, parse_suits
 from spidersolve.stats.honest import honest_summary
 from spidersolve.stats.winrates import wilson_interval
 
@@ -42,11 +42,20 @@ def pct(x: float) -> str:
 @click.option("--suits", default="1,2,4", show_default=True)
 @click.option("--deals", default="0:100", show_default=True)
 @click.option("--samples", default=HONEST_SAMPLES, show_default=True, type=int)
-@click.option("--nodes", default=None, type=int,
-              help="Nodes per sample search [default: by suits, search.honest.HONEST_NODES].")
+@click.option(
+    "--nodes",
+    default=None,
+    type=int,
+    help="Nodes per sample search [default: by suits, search.honest.HONEST_NODES].",
+)
 @click.option("--seed", default=0, show_default=True, type=int)
-@click.option("--full-nodes", default=1_000_000, show_default=True, type=int,
-              help="The full-knowledge solver's node limit on the same deals.")
+@click.option(
+    "--full-nodes",
+    default=1_000_000,
+    show_default=True,
+    type=int,
+    help="The full-knowledge solver's node limit on the same deals.",
+)
 @click.option("--out", default="results/bench-honest", show_default=True)
 @click.option("--workers", default=None, type=int)
 @click.option("--quiet", is_flag=True)
@@ -54,46 +63,81 @@ def main(suits, deals, samples, nodes, seed, full_nodes, out, workers, quiet):
     suit_list, deal_list = parse_suits(suits), parse_deals(deals)
     known = plan("code", suit_list, ["classic"], deal_list, full_nodes)
     games = plan("code", suit_list, ["classic"], deal_list, nodes, "honest", samples, seed)
-    bar = tqdm(total=len(known) + len(games), unit="deal", file=sys.stderr, disable=quiet,
-               desc="benchmark")
-    meta = {"benchmark": "honest_winrate", "deals": deals, "samples": samples, "seed": seed,
-            "nodes": nodes, "full_nodes": full_nodes}
+    bar = tqdm(
+        total=len(known) + len(games), unit="deal", file=sys.stderr, disable=quiet, desc="benchmark"
+    )
+    meta = {
+        "benchmark": "honest_winrate",
+        "deals": deals,
+        "samples": samples,
+        "seed": seed,
+        "nodes": nodes,
+        "full_nodes": full_nodes,
+    }
     for tasks in (known, games):  # the quick full-knowledge solves first
-        run_batch(tasks, out, make_backend(workers), settings_meta=meta,
-                  on_start=lambda planned, skipped: bar.update(skipped),
-                  on_chunk=lambda rows: bar.update(len(rows)))
+        run_batch(
+            tasks,
+            out,
+            make_backend(workers),
+            settings_meta=meta,
+            on_start=lambda planned, skipped: bar.update(skipped),
+            on_chunk=lambda rows: bar.update(len(rows)),
+        )
     bar.close()
     frame = load_results(out)
-    frame = frame[frame["deal"].isin(deal_list) & (frame["rules"] == "classic")
-                  & frame["suits"].isin(suit_list)
-                  & (((frame["player"] == "solver") & (frame["node_limit"] == full_nodes))
-                     | ((frame["player"] == "honest") & (frame["samples"] == samples)
-                        & (frame["seed"] == seed)))]
-    records = [r for r in honest_summary(frame)
-               if nodes is None and r["node_limit"] == HONEST_NODES[r["suits"]]
-               or r["node_limit"] == nodes]
-    click.echo(f"SP1 deals {deal_list[0]}..{deal_list[-1]}, classic, {samples} samples a "
-               f"decision, seed {seed}; full knowledge at {full_nodes:,} nodes\n")
-    header = (f"{'suits':<6}{'games':>6}{'won':>6}  {'honest win':<11}{'95% interval':<17}"
-              f"{'s mean':>7}{'s p95':>7}  {'full knowledge won':<20}floor")
+    frame = frame[
+        frame["deal"].isin(deal_list)
+        & (frame["rules"] == "classic")
+        & frame["suits"].isin(suit_list)
+        & (
+            ((frame["player"] == "solver") & (frame["node_limit"] == full_nodes))
+            | (
+                (frame["player"] == "honest")
+                & (frame["samples"] == samples)
+                & (frame["seed"] == seed)
+            )
+        )
+    ]
+    records = [
+        r
+        for r in honest_summary(frame)
+        if nodes is None and r["node_limit"] == HONEST_NODES[r["suits"]] or r["node_limit"] == nodes
+    ]
+    click.echo(
+        f"SP1 deals {deal_list[0]}..{deal_list[-1]}, classic, {samples} samples a "
+        f"decision, seed {seed}; full knowledge at {full_nodes:,} nodes\n"
+    )
+    header = (
+        f"{'suits':<6}{'games':>6}{'won':>6}  {'honest win':<11}{'95% interval':<17}"
+        f"{'s mean':>7}{'s p95':>7}  {'full knowledge won':<20}floor"
+    )
     click.echo(header)
     click.echo("-" * len(header))
     for r in records:
         floor = FLOORS.get(r["suits"])
-        met = "" if floor is None else (f">= {pct(floor)}: "
-                                        + ("met" if r["win_rate"] >= floor else "not met"))
-        click.echo(f"{r['suits']:<6}{r['games']:>6}{r['won']:>6}  {pct(r['win_rate']):<11}"
-                   f"{pct(r['win_ci_low']) + ' - ' + pct(r['win_ci_high']):<17}"
-                   f"{r['seconds_mean']:>7.1f}{r['seconds_p95']:>7.1f}  "
-                   f"{str(r['known_won']) + ' of ' + str(r['known']):<20}{met}")
+        met = (
+            ""
+            if floor is None
+            else (f">= {pct(floor)}: " + ("met" if r["win_rate"] >= floor else "not met"))
+        )
+        click.echo(
+            f"{r['suits']:<6}{r['games']:>6}{r['won']:>6}  {pct(r['win_rate']):<11}"
+            f"{pct(r['win_ci_low']) + ' - ' + pct(r['win_ci_high']):<17}"
+            f"{r['seconds_mean']:>7.1f}{r['seconds_p95']:>7.1f}  "
+            f"{str(r['known_won']) + ' of ' + str(r['known']):<20}{met}"
+        )
     low, high = wilson_interval(HUMAN["won"], HUMAN["games"])
-    click.echo(f"\nanchors, four suits, no undo: a strong human {HUMAN['won']} of "
-               f"{HUMAN['games']} = {pct(HUMAN['won'] / HUMAN['games'])} "
-               f"[{pct(low)} - {pct(high)}]; the best published program about {pct(PROGRAM)}")
+    click.echo(
+        f"\nanchors, four suits, no undo: a strong human {HUMAN['won']} of "
+        f"{HUMAN['games']} = {pct(HUMAN['won'] / HUMAN['games'])} "
+        f"[{pct(low)} - {pct(high)}]; the best published program about {pct(PROGRAM)}"
+    )
     for r in records:
         if r["won_known_lost_honestly"]:
-            click.echo(f"{r['suits']} suits: won with full knowledge, lost honestly: "
-                       f"{len(r['won_known_lost_honestly'])} deals")
+            click.echo(
+                f"{r['suits']} suits: won with full knowledge, lost honestly: "
+                f"{len(r['won_known_lost_honestly'])} deals"
+            )
 
 
 if __name__ == "__main__":

@@ -77,9 +77,13 @@ def measure_start(script: str, code: str, cache_dir: str) -> tuple[float, float,
     env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
     env.pop("NUMBA_BOUNDSCHECK", None)
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", START_SCRIPTS[script].format(code=code)],
-                          env=env,
-                          capture_output=True, text=True, check=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", START_SCRIPTS[script].format(code=code)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     wall = time.perf_counter() - start
     imported, first, _leaves = proc.stdout.split()
     return wall, float(imported), float(first)
@@ -88,10 +92,15 @@ def measure_start(script: str, code: str, cache_dir: str) -> tuple[float, float,
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--depth", type=int, default=6, help="kernel perft depth (default 6)")
-    parser.add_argument("--reference-depth", type=int, default=None,
-                        help="reference perft depth (default: the same as --depth)")
-    parser.add_argument("--no-start", action="store_true",
-                        help="skip the compile / cached-start timings")
+    parser.add_argument(
+        "--reference-depth",
+        type=int,
+        default=None,
+        help="reference perft depth (default: the same as --depth)",
+    )
+    parser.add_argument(
+        "--no-start", action="store_true", help="skip the compile / cached-start timings"
+    )
     args = parser.parse_args(argv)
     ref_depth = args.depth if args.reference_depth is None else args.reference_depth
 
@@ -99,11 +108,13 @@ def main(argv=None) -> int:
     from spidersolve.state import GameCode
     from spidersolve.state.kernel import perft as kernel_perft
     from spidersolve.state.perft import perft as reference_perft
+
     kernel_perft(GameCode.parse(CODES[0]).position(), 2)
 
     print(f"perft: kernel depth {args.depth}, reference depth {ref_depth}")
-    print(f"{'code':<17} {'engine':<10} {'depth':>5} {'leaves':>12} {'seconds':>9} "
-          f"{'leaves/s':>13}")
+    print(
+        f"{'code':<17} {'engine':<10} {'depth':>5} {'leaves':>12} {'seconds':>9} {'leaves/s':>13}"
+    )
     ratios = []
     mismatch = False
     for code in CODES:
@@ -114,37 +125,53 @@ def main(argv=None) -> int:
             runs.insert(1, ("kernel", kernel_perft, ref_depth))
         for engine, function, depth in runs:
             # Short kernel runs are repeated for at least 0.5 s so the clock can see them.
-            leaves, seconds = timed(function, pos, depth,
-                                    min_seconds=0.5 if engine == "kernel" else 0.0)
+            leaves, seconds = timed(
+                function, pos, depth, min_seconds=0.5 if engine == "kernel" else 0.0
+            )
             rates[engine, depth] = leaves / seconds
             counts.setdefault(depth, set()).add(leaves)
-            print(f"{code:<17} {engine:<10} {depth:>5} {leaves:>12,} {seconds:>9.4f} "
-                  f"{rates[engine, depth]:>13,.0f}")
+            print(
+                f"{code:<17} {engine:<10} {depth:>5} {leaves:>12,} {seconds:>9.4f} "
+                f"{rates[engine, depth]:>13,.0f}"
+            )
         if len(counts[ref_depth]) != 1:
             print(f"{code:<17} MISMATCH: the engines count {sorted(counts[ref_depth])}")
             mismatch = True
         same = rates["kernel", ref_depth] / rates["reference", ref_depth]
         deep = rates["kernel", args.depth] / rates["reference", ref_depth]
         ratios.append(same)
-        print(f"{code:<17} kernel/reference: {same:,.0f}x at depth {ref_depth}"
-              + (f", {deep:,.0f}x kernel depth {args.depth} vs reference depth {ref_depth}"
-                 if ref_depth != args.depth else ""))
+        print(
+            f"{code:<17} kernel/reference: {same:,.0f}x at depth {ref_depth}"
+            + (
+                f", {deep:,.0f}x kernel depth {args.depth} vs reference depth {ref_depth}"
+                if ref_depth != args.depth
+                else ""
+            )
+        )
     worst = min(ratios)
-    print(f"kernel/reference leaves per second at equal depth {ref_depth}, worst code: "
-          f"{worst:,.0f}x (target >= {KERNEL_TARGET:.0f}x: "
-          f"{'met' if worst >= KERNEL_TARGET else 'NOT met'})")
+    print(
+        f"kernel/reference leaves per second at equal depth {ref_depth}, worst code: "
+        f"{worst:,.0f}x (target >= {KERNEL_TARGET:.0f}x: "
+        f"{'met' if worst >= KERNEL_TARGET else 'NOT met'})"
+    )
 
     if not args.no_start:
         for script, call in (("perft", "kernel.perft depth 3"), ("solve", "solve 100 nodes")):
             with tempfile.TemporaryDirectory(prefix="numba-cache-") as cache_dir:
                 cold = measure_start(script, CODES[0], cache_dir)
                 warm = measure_start(script, CODES[0], cache_dir)
-            for name, (wall, imported, first) in ((f"{script}: compile (empty cache)", cold),
-                                                  (f"{script}: cached start", warm)):
-                print(f"{name:<29} {wall:6.2f} s process start to exit "
-                      f"(import {imported:.2f} s, first {call} {first:.2f} s)")
-            print(f"{script}: cached start target < {START_TARGET:.0f} s: "
-                  f"{'met' if warm[0] < START_TARGET else 'NOT met'}")
+            for name, (wall, imported, first) in (
+                (f"{script}: compile (empty cache)", cold),
+                (f"{script}: cached start", warm),
+            ):
+                print(
+                    f"{name:<29} {wall:6.2f} s process start to exit "
+                    f"(import {imported:.2f} s, first {call} {first:.2f} s)"
+                )
+            print(
+                f"{script}: cached start target < {START_TARGET:.0f} s: "
+                f"{'met' if warm[0] < START_TARGET else 'NOT met'}"
+            )
     return 1 if mismatch else 0
 
 

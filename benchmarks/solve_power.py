@@ -34,14 +34,16 @@ def _solve_one(job):
     from spidersolve.search import solve
     from spidersolve.state import GameCode
 
-    result = solve(GameCode(suits, "classic", deal).position(), nodes=nodes, weights=weights,
-                   shorten=shorten)
+    result = solve(
+        GameCode(suits, "classic", deal).position(), nodes=nodes, weights=weights, shorten=shorten
+    )
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return suits, deal, result.verdict, result.nodes, result.seconds, result.moves, peak_mb
 
 
 def _warm(_index=0):
     from spidersolve.search import solve
+
     solve("SP1-S1C-AAAAAAA", nodes=10)
     return os.getpid()
 
@@ -53,24 +55,38 @@ def main(argv=None):
     parser.add_argument("--suits", default="1,2,4")
     parser.add_argument("--nodes", type=int, default=1_000_000)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--weights", default=None,
-                        help="heuristics: preset names (heuristic.PRESETS), comma-separated, "
-                             "or a JSON list of names, {term: weight} objects or rows")
+    parser.add_argument(
+        "--weights",
+        default=None,
+        help="heuristics: preset names (heuristic.PRESETS), comma-separated, "
+        "or a JSON list of names, {term: weight} objects or rows",
+    )
     parser.add_argument("--rows", default=None, help="write one CSV row per deal here")
-    parser.add_argument("--shorten", action="store_true",
-                        help="shorten each winning line (solve --shorten); seconds include it")
-    parser.add_argument("--deal-list", default=None,
-                        help="comma-separated deal numbers to run instead of --start/--deals")
+    parser.add_argument(
+        "--shorten",
+        action="store_true",
+        help="shorten each winning line (solve --shorten); seconds include it",
+    )
+    parser.add_argument(
+        "--deal-list",
+        default=None,
+        help="comma-separated deal numbers to run instead of --start/--deals",
+    )
     args = parser.parse_args(argv)
     weights = None
     if args.weights:
-        weights = (json.loads(args.weights) if args.weights.lstrip().startswith("[")
-                   else args.weights.split(","))
+        weights = (
+            json.loads(args.weights)
+            if args.weights.lstrip().startswith("[")
+            else args.weights.split(",")
+        )
     suit_counts = [int(s) for s in args.suits.split(",")]
-    deals = ([int(d) for d in args.deal_list.split(",")] if args.deal_list
-             else list(range(args.start, args.start + args.deals)))
-    jobs = [(s, d, args.nodes, weights, args.shorten) for s in suit_counts
-            for d in deals]
+    deals = (
+        [int(d) for d in args.deal_list.split(",")]
+        if args.deal_list
+        else list(range(args.start, args.start + args.deals))
+    )
+    jobs = [(s, d, args.nodes, weights, args.shorten) for s in suit_counts for d in deals]
     started = time.time()
     with ProcessPoolExecutor(args.workers) as pool:
         list(pool.map(_warm, range(args.workers)))  # compile or load the cache first
@@ -82,16 +98,24 @@ def main(argv=None):
             for row in rows:
                 f.write(",".join("" if x is None else str(x) for x in row) + "\n")
     from spidersolve.search.heuristic import weight_rows
-    named = (f"{len(deals)} listed deals" if args.deal_list
-             else f"deals {args.start}..{args.start + args.deals - 1}")
-    print(f"solve_power: {named}, node limit "
-          f"{args.nodes:,}, weights {weights or 'default'} {weight_rows(weights).tolist()}, "
-          f"{args.workers} workers, "
-          f"{'lines shortened, ' if args.shorten else ''}"
-          f"wall {wall:.0f} s")
-    header = (f"{'suits':>5} {'won':>5} {'lost':>5} {'unkn':>5} {'%<=167k':>8} {'%<=limit':>8} "
-              f"{'med nodes':>10} {'p95 nodes':>10} {'med s':>7} {'p95 s':>7} {'nodes/s':>9} "
-              f"{'med moves':>9} {'peak MB':>8}")
+
+    named = (
+        f"{len(deals)} listed deals"
+        if args.deal_list
+        else f"deals {args.start}..{args.start + args.deals - 1}"
+    )
+    print(
+        f"solve_power: {named}, node limit "
+        f"{args.nodes:,}, weights {weights or 'default'} {weight_rows(weights).tolist()}, "
+        f"{args.workers} workers, "
+        f"{'lines shortened, ' if args.shorten else ''}"
+        f"wall {wall:.0f} s"
+    )
+    header = (
+        f"{'suits':>5} {'won':>5} {'lost':>5} {'unkn':>5} {'%<=167k':>8} {'%<=limit':>8} "
+        f"{'med nodes':>10} {'p95 nodes':>10} {'med s':>7} {'p95 s':>7} {'nodes/s':>9} "
+        f"{'med moves':>9} {'peak MB':>8}"
+    )
     print(header)
     for suits in suit_counts:
         mine = [r for r in rows if r[0] == suits]
@@ -104,11 +128,13 @@ def main(argv=None):
         rate = nodes.sum() / max(secs.sum(), 1e-9)
         moves = np.median([r[5] for r in won]) if won else float("nan")
         peak = max(r[6] for r in mine)
-        print(f"{suits:>5} {len(won):>5} {lost:>5} {n - len(won) - lost:>5} "
-              f"{100 * within / n:>7.1f}% {100 * len(won) / n:>7.1f}% "
-              f"{np.median(nodes):>10,.0f} {np.percentile(nodes, 95):>10,.0f} "
-              f"{np.median(secs):>7.3f} {np.percentile(secs, 95):>7.3f} {rate:>9,.0f} "
-              f"{moves:>9.1f} {peak:>8.0f}")
+        print(
+            f"{suits:>5} {len(won):>5} {lost:>5} {n - len(won) - lost:>5} "
+            f"{100 * within / n:>7.1f}% {100 * len(won) / n:>7.1f}% "
+            f"{np.median(nodes):>10,.0f} {np.percentile(nodes, 95):>10,.0f} "
+            f"{np.median(secs):>7.3f} {np.percentile(secs, 95):>7.3f} {rate:>9,.0f} "
+            f"{moves:>9.1f} {peak:>8.0f}"
+        )
     return 0
 
 

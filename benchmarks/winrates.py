@@ -28,8 +28,8 @@ import sys
 import click
 from tqdm import tqdm
 
-from spidersolve.stats import load_results, make_backend, plan, render, run_batch
 from spidersolve.cli.options import parse_deals, parse_suits
+from spidersolve.stats import load_results, make_backend, plan, render, run_batch
 from spidersolve.stats.winrates import counts, verdicts_within
 
 ANCHOR_FULL = {"suits": 1, "deals": 513, "nodes": 1_000_000, "rate": 0.97}
@@ -41,9 +41,11 @@ def pct(x: float) -> str:
 
 
 def line(label: str, anchor: str, figures: dict) -> str:
-    ours = (f"{figures['won']}/{figures['deals']} = {pct(figures['win_low'])} "
-            f"[{pct(figures['win_low_ci_low'])} - {pct(figures['win_low_ci_high'])}], "
-            f"lost {figures['lost']}, unknown {figures['unknown']}")
+    ours = (
+        f"{figures['won']}/{figures['deals']} = {pct(figures['win_low'])} "
+        f"[{pct(figures['win_low_ci_low'])} - {pct(figures['win_low_ci_high'])}], "
+        f"lost {figures['lost']}, unknown {figures['unknown']}"
+    )
     return f"{label:<34} {anchor:<14} {ours}"
 
 
@@ -51,10 +53,20 @@ def line(label: str, anchor: str, figures: dict) -> str:
 @click.option("--suits", default="1,2,4", show_default=True)
 @click.option("--deals", default="0:513", show_default=True)
 @click.option("--nodes", default=1_000_000, show_default=True, type=int)
-@click.option("--budget", default=167_000, show_default=True, type=int,
-              help="The smaller budget, computed from the same run.")
-@click.option("--first", default=100, show_default=True, type=int,
-              help="How many of the first deals the smaller budget is measured on.")
+@click.option(
+    "--budget",
+    default=167_000,
+    show_default=True,
+    type=int,
+    help="The smaller budget, computed from the same run.",
+)
+@click.option(
+    "--first",
+    default=100,
+    show_default=True,
+    type=int,
+    help="How many of the first deals the smaller budget is measured on.",
+)
 @click.option("--out", default="results/bench-winrates", show_default=True)
 @click.option("--workers", default=None, type=int)
 @click.option("--quiet", is_flag=True)
@@ -68,16 +80,32 @@ def main(suits, deals, nodes, budget, first, out, workers, quiet):
     def on_start(planned, skipped):
         bar.update(skipped)
 
-    report = run_batch(tasks, out, make_backend(workers),
-                       settings_meta={"benchmark": "winrates", "deals": deals,
-                                      "node_limit": nodes, "budget": budget, "first": first},
-                       on_start=on_start, on_chunk=lambda rows: bar.update(len(rows)))
+    report = run_batch(
+        tasks,
+        out,
+        make_backend(workers),
+        settings_meta={
+            "benchmark": "winrates",
+            "deals": deals,
+            "node_limit": nodes,
+            "budget": budget,
+            "first": first,
+        },
+        on_start=on_start,
+        on_chunk=lambda rows: bar.update(len(rows)),
+    )
     bar.close()
     frame = load_results(out)
-    frame = frame[frame["deal"].isin(deal_list) & (frame["node_limit"] == nodes)
-                  & (frame["rules"] == "classic") & frame["suits"].isin(suit_list)]
-    click.echo(f"{report.planned} deals, {report.solved} solved in this run "
-               f"({report.seconds:.0f} s), {report.skipped} already in {out}\n")
+    frame = frame[
+        frame["deal"].isin(deal_list)
+        & (frame["node_limit"] == nodes)
+        & (frame["rules"] == "classic")
+        & frame["suits"].isin(suit_list)
+    ]
+    click.echo(
+        f"{report.planned} deals, {report.solved} solved in this run "
+        f"({report.seconds:.0f} s), {report.skipped} already in {out}\n"
+    )
     click.echo(render(frame, ["suits"], [budget]))
     click.echo("")
     first_deals = deal_list[:first]
@@ -85,18 +113,34 @@ def main(suits, deals, nodes, budget, first, out, workers, quiet):
     for s in suit_list:
         rows = frame[frame["suits"] == s]
         full = counts(rows["verdict"])
-        anchor = (f"{100 * ANCHOR_FULL['rate']:.0f}% of {ANCHOR_FULL['deals']}"
-                  if s == ANCHOR_FULL["suits"] else "-")
-        click.echo(line(f"{s} suit{'s' if s > 1 else ''}, {len(rows)} deals, {nodes:,} nodes",
-                        anchor, full))
+        anchor = (
+            f"{100 * ANCHOR_FULL['rate']:.0f}% of {ANCHOR_FULL['deals']}"
+            if s == ANCHOR_FULL["suits"]
+            else "-"
+        )
+        click.echo(
+            line(
+                f"{s} suit{'s' if s > 1 else ''}, {len(rows)} deals, {nodes:,} nodes", anchor, full
+            )
+        )
         small_rows = rows[rows["deal"].isin(first_deals)]
         small = counts(verdicts_within(small_rows, budget))
-        anchor = (f"{ANCHOR_SMALL['won']} of {ANCHOR_SMALL['deals']}"
-                  if s == ANCHOR_SMALL["suits"] else "-")
-        click.echo(line(f"{s} suit{'s' if s > 1 else ''}, {len(small_rows)} deals, "
-                        f"{budget:,} nodes*", anchor, small))
-    click.echo(f"\n* from the node counts of the same run (nested budgets), deals "
-               f"{first_deals[0]}..{first_deals[-1]}")
+        anchor = (
+            f"{ANCHOR_SMALL['won']} of {ANCHOR_SMALL['deals']}"
+            if s == ANCHOR_SMALL["suits"]
+            else "-"
+        )
+        click.echo(
+            line(
+                f"{s} suit{'s' if s > 1 else ''}, {len(small_rows)} deals, {budget:,} nodes*",
+                anchor,
+                small,
+            )
+        )
+    click.echo(
+        f"\n* from the node counts of the same run (nested budgets), deals "
+        f"{first_deals[0]}..{first_deals[-1]}"
+    )
     if (len(deal_list), nodes, budget, first) != (513, 1_000_000, 167_000, 100):
         click.echo("(a smaller run than the anchor's: the figures are not comparable)")
 

@@ -47,8 +47,11 @@ def signature(obj) -> str:
         sig = inspect.signature(obj)
     except (TypeError, ValueError):
         return ""
-    params = [p.replace(annotation=inspect.Parameter.empty) for p in sig.parameters.values()
-              if p.name not in ("self", "cls")]
+    params = [
+        p.replace(annotation=inspect.Parameter.empty)
+        for p in sig.parameters.values()
+        if p.name not in ("self", "cls")
+    ]
     return str(sig.replace(parameters=params, return_annotation=inspect.Signature.empty))
 
 

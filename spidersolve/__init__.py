@@ -15,17 +15,52 @@ Action.parse('9>10')
 __version__ = "0.1.0"
 
 from .errors import SpiderError
-from .state import (DEAL, Action, Game, GameCode, IllegalAction, Position, PysolDeal,
-                    legal_actions, load_source, replay)
+from .state import (
+    DEAL,
+    Action,
+    Game,
+    GameCode,
+    IllegalAction,
+    Position,
+    PysolDeal,
+    legal_actions,
+    load_source,
+    replay,
+)
 from .verdict import HintStatus, Verdict
 
 # Loaded on first use (module ``__getattr__``): each needs numba and the search kernels.
-_LAZY = {"solve": "search", "hint": "search", "SolveResult": "search", "HintResult": "search",
-         "advise": "search.honest", "HonestAdvice": "search.honest"}
+_LAZY = {
+    "solve": "search",
+    "hint": "search",
+    "SolveResult": "search",
+    "HintResult": "search",
+    "advise": "search.honest",
+    "HonestAdvice": "search.honest",
+}
 
-__all__ = ["Action", "DEAL", "Game", "GameCode", "HintResult", "HintStatus", "HonestAdvice",
-           "IllegalAction", "Position", "PysolDeal", "SolveResult", "SpiderError", "Verdict",
-           "__version__", "advise", "hint", "legal_actions", "load_source", "replay", "solve"]
+__all__ = [
+    "Action",
+    "DEAL",
+    "Game",
+    "GameCode",
+    "HintResult",
+    "HintStatus",
+    "HonestAdvice",
+    "IllegalAction",
+    "Position",
+    "PysolDeal",
+    "SolveResult",
+    "SpiderError",
+    "Verdict",
+    "__version__",
+    "advise",
+    "hint",
+    "legal_actions",
+    "load_source",
+    "replay",
+    "solve",
+]
 
 
 def __getattr__(name: str):

@@ -69,11 +69,16 @@ def counters_text(game, style: Style = PLAIN) -> str:
     pos = game.position
     runs = plural(len(pos.removed), "run")
     if pos.removed:
-        runs += " (" + " ".join(_suit_face(s, style) if style.symbols else SUITS[s]
-                                for s in pos.removed) + ")"
-    return (f"stock: {plural(len(pos.stock), 'card')}, "
-            f"{plural(len(pos.stock) // 10, 'deal')} left"
-            f" | removed: {runs} | moves: {game.moves} | score: {game.score}")
+        runs += (
+            " ("
+            + " ".join(_suit_face(s, style) if style.symbols else SUITS[s] for s in pos.removed)
+            + ")"
+        )
+    return (
+        f"stock: {plural(len(pos.stock), 'card')}, "
+        f"{plural(len(pos.stock) // 10, 'deal')} left"
+        f" | removed: {runs} | moves: {game.moves} | score: {game.score}"
+    )
 
 
 def table_text(game, style: Style = PLAIN, marked=()) -> str:
@@ -104,8 +109,9 @@ def table_text(game, style: Style = PLAIN, marked=()) -> str:
 
 def _mark(group: list[str], style: Style) -> str:
     if style.color:
-        return " ".join(_REVERSE + face.replace(_RESET, _RESET + _REVERSE) + _RESET
-                        for face in group)
+        return " ".join(
+            _REVERSE + face.replace(_RESET, _RESET + _REVERSE) + _RESET for face in group
+        )
     return "[" + " ".join(group) + "]"
 
 
@@ -114,5 +120,14 @@ def _suit_face(suit: int, style: Style) -> str:
     return _RED + symbol + _RESET if style.color and SUITS[suit] in "HD" else symbol
 
 
-__all__ = ["FANCY", "HIDDEN", "PLAIN", "Style", "card_face", "counters_text", "plural",
-           "table_text", "terminal_style"]
+__all__ = [
+    "FANCY",
+    "HIDDEN",
+    "PLAIN",
+    "Style",
+    "card_face",
+    "counters_text",
+    "plural",
+    "table_text",
+    "terminal_style",
+]

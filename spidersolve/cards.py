@@ -16,13 +16,20 @@ from .errors import SpiderError, shown
 SUITS = "SHDC"
 RANKS = "A23456789TJQK"
 SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
-RANK_NAMES = ("ace", "2", "3", "4", "5", "6", "7", "8", "9", "10",
-              "jack", "queen", "king")
+RANK_NAMES = ("ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king")
 UNKNOWN = 15
 N_CARDS = 104
 
-_SYMBOLS = {"\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C",
-            "\u2664": "S", "\u2661": "H", "\u2662": "D", "\u2667": "C"}
+_SYMBOLS = {
+    "\u2660": "S",
+    "\u2665": "H",
+    "\u2666": "D",
+    "\u2663": "C",
+    "\u2664": "S",
+    "\u2661": "H",
+    "\u2662": "D",
+    "\u2667": "C",
+}
 
 
 class CardError(SpiderError):

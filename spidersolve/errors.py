@@ -32,7 +32,7 @@ def shown(text: str, limit: int = 80) -> str:
     '\\\\ufeffspider'
     """
     if len(text) > limit:
-        return shown(text[:limit // 2], limit) + f"... ({len(text):,} characters)"
+        return shown(text[: limit // 2], limit) + f"... ({len(text):,} characters)"
     out = []
     for ch in text:
         if " " <= ch <= "~" or ch in _SHOWN_AS_IS:

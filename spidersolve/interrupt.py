@@ -86,8 +86,9 @@ class ThreadPool:
         from concurrent.futures import ThreadPoolExecutor
 
         self.stop = new_flag()
-        self._executor = ThreadPoolExecutor(max(1, workers), thread_name_prefix="spidersolve",
-                                            initializer=self._join)
+        self._executor = ThreadPoolExecutor(
+            max(1, workers), thread_name_prefix="spidersolve", initializer=self._join
+        )
 
     def _join(self):
         _local.stop = self.stop

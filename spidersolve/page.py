@@ -40,20 +40,23 @@ def page_data(steps: list[Step], title: str, start: int = 0) -> dict:
     for step in steps:
         pos, game = step.game.position, step.game
         turned = [col for col, _card in step.outcome.turned] if step.outcome else []
-        rows.append({
-            "n": step.number,
-            "action": step.action.text() if step.action else None,
-            "sentence": step.sentence,
-            "moves": game.moves, "score": game.score,
-            "stock": len(pos.stock),
-            "removed": "".join(SUITS[s] for s in pos.removed),
-            "cols": [[len(pos.down[c]), [card_text(x) for x in pos.up[c]]]
-                     for c in range(N_COLS)],
-            "marked": [list(m) for m in step.marked],
-            "turned": turned,
-        })
-    return {"title": title, "start": start, "ending": ending_text(steps[-1].game),
-            "steps": rows}
+        rows.append(
+            {
+                "n": step.number,
+                "action": step.action.text() if step.action else None,
+                "sentence": step.sentence,
+                "moves": game.moves,
+                "score": game.score,
+                "stock": len(pos.stock),
+                "removed": "".join(SUITS[s] for s in pos.removed),
+                "cols": [
+                    [len(pos.down[c]), [card_text(x) for x in pos.up[c]]] for c in range(N_COLS)
+                ],
+                "marked": [list(m) for m in step.marked],
+                "turned": turned,
+            }
+        )
+    return {"title": title, "start": start, "ending": ending_text(steps[-1].game), "steps": rows}
 
 
 def solution_page(steps: list[Step], title: str = "Spider solution", start: int = 0) -> str:
@@ -63,15 +66,19 @@ def solution_page(steps: list[Step], title: str = "Spider solution", start: int 
     data = data.replace("<", "\\u003c")
     items = "\n".join(
         f'<li data-step="{s.number}"><b>{html.escape(s.action.text())}</b> '
-        f"{html.escape(s.sentence)}</li>" for s in steps[1:])
+        f"{html.escape(s.sentence)}</li>"
+        for s in steps[1:]
+    )
     total = len(steps) - 1
-    return (_TEMPLATE
-            .replace("@TITLE@", html.escape(title))
-            .replace("@SUMMARY@", html.escape(f"{plural(total, 'action')}; "
-                                              + ending_text(steps[-1].game)))
-            .replace("@TOTAL@", str(total))
-            .replace("@ITEMS@", items)
-            .replace("@DATA@", data))
+    return (
+        _TEMPLATE.replace("@TITLE@", html.escape(title))
+        .replace(
+            "@SUMMARY@", html.escape(f"{plural(total, 'action')}; " + ending_text(steps[-1].game))
+        )
+        .replace("@TOTAL@", str(total))
+        .replace("@ITEMS@", items)
+        .replace("@DATA@", data)
+    )
 
 
 def write_solution_page(path, steps: list[Step], title: str, start: int = 0):

@@ -44,8 +44,7 @@ def line_steps(start, line, name: str = "") -> list[Step]:
     """
     game = start if isinstance(start, Game) else Game.start(start)
     actions = parse_line(line) if isinstance(line, str) else list(line)
-    opening = (f"start{': ' + name if name else ''}, a line of "
-               f"{plural(len(actions), 'action')}")
+    opening = f"start{': ' + name if name else ''}, a line of {plural(len(actions), 'action')}"
     steps = [Step(0, None, opening, game, None, ())]
     for i, action in enumerate(actions, start=1):
         try:
@@ -53,8 +52,9 @@ def line_steps(start, line, name: str = "") -> list[Step]:
             game = game.play(action)
         except IllegalAction as err:
             raise IllegalAction(f"action {i} ({action.text()}): {err}") from None
-        steps.append(Step(i, action, outcome_sentence(outcome), game, outcome,
-                          marked_cards(game, outcome)))
+        steps.append(
+            Step(i, action, outcome_sentence(outcome), game, outcome, marked_cards(game, outcome))
+        )
     return steps
 
 
@@ -76,8 +76,10 @@ def ending_text(game: Game) -> str:
         return f"won: all 8 runs removed in {plural(game.moves, 'move')}, final score {game.score}"
     if game.state == "lost":
         return f"lost: no legal action is left after {plural(game.moves, 'move')}"
-    return (f"the line ends here, {plural(len(game.position.removed), 'run')} of 8 removed, "
-            f"after {plural(game.moves, 'move')}")
+    return (
+        f"the line ends here, {plural(len(game.position.removed), 'run')} of 8 removed, "
+        f"after {plural(game.moves, 'move')}"
+    )
 
 
 def step_text(step: Step, total: int, style: Style = PLAIN) -> str:
@@ -132,13 +134,32 @@ class Stepper:
 
 # The bytes a terminal sends in raw mode, and the key they mean.
 KEY_BYTES = {
-    b" ": "next", b"\r": "next", b"\n": "next", b"n": "next", b"\x1b[C": "next",
-    b"\x1bOC": "next", b"l": "next",
-    b"\x1b[D": "back", b"\x1bOD": "back", b"\x7f": "back", b"\x08": "back", b"p": "back",
+    b" ": "next",
+    b"\r": "next",
+    b"\n": "next",
+    b"n": "next",
+    b"\x1b[C": "next",
+    b"\x1bOC": "next",
+    b"l": "next",
+    b"\x1b[D": "back",
+    b"\x1bOD": "back",
+    b"\x7f": "back",
+    b"\x08": "back",
+    b"p": "back",
     b"h": "back",
-    b"\x1b[H": "first", b"\x1bOH": "first", b"\x1b[1~": "first", b"g": "first",
-    b"\x1b[F": "last", b"\x1bOF": "last", b"\x1b[4~": "last", b"G": "last",
-    b"q": "quit", b"Q": "quit", b"\x03": "quit", b"\x04": "quit", b"\x1b": "quit",
+    b"\x1b[H": "first",
+    b"\x1bOH": "first",
+    b"\x1b[1~": "first",
+    b"g": "first",
+    b"\x1b[F": "last",
+    b"\x1bOF": "last",
+    b"\x1b[4~": "last",
+    b"G": "last",
+    b"q": "quit",
+    b"Q": "quit",
+    b"\x03": "quit",
+    b"\x04": "quit",
+    b"\x1b": "quit",
 }
 
 
@@ -147,5 +168,13 @@ def key_name(data: bytes) -> str | None:
     return KEY_BYTES.get(data)
 
 
-__all__ = ["KEYS_HELP", "Step", "Stepper", "ending_text", "key_name", "line_steps",
-           "marked_cards", "step_text"]
+__all__ = [
+    "KEYS_HELP",
+    "Step",
+    "Stepper",
+    "ending_text",
+    "key_name",
+    "line_steps",
+    "marked_cards",
+    "step_text",
+]

@@ -70,8 +70,9 @@ stock:
 
 # The same cards but 9H and TH swapped: one legal action (9>10: 9S onto TH),
 # after which nothing can move.
-LOST_TEXT = STUCK_TEXT.replace("5: TH TS | 5S", "5: 9H TS | 5S").replace("10: KH | 9H",
-                                                                          "10: KH | TH")
+LOST_TEXT = STUCK_TEXT.replace("5: TH TS | 5S", "5: 9H TS | 5S").replace(
+    "10: KH | 9H", "10: KH | TH"
+)
 
 # 4 suits, 6 runs removed, clubs left so that nothing moves and the stock is empty.
 CLUBS_STUCK_TEXT = """\
@@ -91,8 +92,9 @@ stock:
 """
 
 
-def filled_position_text(suits: int, up: dict[int, str], down: dict[int, str] | None = None,
-                         stock: int = 0) -> str:
+def filled_position_text(
+    suits: int, up: dict[int, str], down: dict[int, str] | None = None, stock: int = 0
+) -> str:
     """Position text with ``up`` and ``down`` (columns 1..10) and the rest of the deck.
 
     Columns missing from ``up`` get one card each; the cards left go face
@@ -109,10 +111,13 @@ def filled_position_text(suits: int, up: dict[int, str], down: dict[int, str] | 
         if c not in up:
             up[c] = card_text(pool.pop(0))
     pool = pool[unknown:]
-    stock_cards, rest = pool[:10 * stock], pool[10 * stock:]
+    stock_cards, rest = pool[: 10 * stock], pool[10 * stock :]
     down[10] = (down.get(10, "") + " " + " ".join(card_text(c) for c in rest)).strip()
-    lines = [f"spider {suits} classic", "removed:",
-             " ".join(["stock:"] + [card_text(c) for c in stock_cards])]
+    lines = [
+        f"spider {suits} classic",
+        "removed:",
+        " ".join(["stock:"] + [card_text(c) for c in stock_cards]),
+    ]
     for c in range(1, 11):
         lines.append(" ".join(f"{c}: {down.get(c, '')} | {up[c]}".split()))
     return "\n".join(lines) + "\n"
@@ -130,18 +135,29 @@ def result_row(suits, rules, deal, verdict, nodes, limit=1000, first_action=None
         first_action = first_action or "1>2"
         line = " ".join([first_action] + ["deal"] * (moves - 1))
         score = 1300 - moves
-    return {"source": "code", "code": code.text(), "suits": suits, "rules": code.rules,
-            "deal": deal, "node_limit": limit, "verdict": verdict, "nodes": nodes,
-            "seconds": nodes / 1000, "moves": moves, "score": score,
-            "first_action": first_action, "line": line, "version": "0.1.0",
-            "time": "2025-01-01T00:00:00Z"}
+    return {
+        "source": "code",
+        "code": code.text(),
+        "suits": suits,
+        "rules": code.rules,
+        "deal": deal,
+        "node_limit": limit,
+        "verdict": verdict,
+        "nodes": nodes,
+        "seconds": nodes / 1000,
+        "moves": moves,
+        "score": score,
+        "first_action": first_action,
+        "line": line,
+        "version": "0.1.0",
+        "time": "2025-01-01T00:00:00Z",
+    }
 
 
 def hand_table() -> list[dict]:
     """1 suit: 7 won, 1 lost, 2 unknown of 10; 4 suits relaxed: 3 unknown of 3."""
     won_nodes = [10, 20, 30, 40, 50, 60, 700]
-    rows = [result_row(1, "classic", d, "won", n, moves=100 + d)
-            for d, n in enumerate(won_nodes)]
+    rows = [result_row(1, "classic", d, "won", n, moves=100 + d) for d, n in enumerate(won_nodes)]
     rows.append(result_row(1, "classic", 7, "lost", 500))
     rows += [result_row(1, "classic", d, "unknown", 1000) for d in (8, 9)]
     rows += [result_row(4, "relaxed", d, "unknown", 1000) for d in range(3)]

@@ -8,12 +8,17 @@ from hypothesis import strategies as st
 from spidersolve.state import Action, Game, GameCode, legal_actions
 from spidersolve.state.codes import MAX_DEAL
 
-codes = st.builds(GameCode, st.sampled_from([1, 2, 4]), st.sampled_from(["classic", "relaxed"]),
-                  st.integers(0, MAX_DEAL))
+codes = st.builds(
+    GameCode,
+    st.sampled_from([1, 2, 4]),
+    st.sampled_from(["classic", "relaxed"]),
+    st.integers(0, MAX_DEAL),
+)
 
 # Moves as written, legal or not: any source, any other destination, 1..13 cards.
 moves = st.builds(Action, st.integers(0, 9), st.integers(0, 9), st.integers(1, 13)).filter(
-    lambda a: a.src != a.dst)
+    lambda a: a.src != a.dst
+)
 
 
 def random_walk(data, start: Game | GameCode, max_steps: int = 150) -> list[Game]:

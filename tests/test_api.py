@@ -12,9 +12,21 @@ from hypothesis import strategies as st
 
 import spidersolve
 from spidersolve import Action, Game, HintStatus, Verdict
-from spidersolve.state import (DEAL, GameCode, IllegalAction, Position, PysolDeal, apply, as_game,
-                               as_position, legal_actions, line_text, parse_line, replay,
-                               why_illegal)
+from spidersolve.state import (
+    DEAL,
+    GameCode,
+    IllegalAction,
+    Position,
+    PysolDeal,
+    apply,
+    as_game,
+    as_position,
+    legal_actions,
+    line_text,
+    parse_line,
+    replay,
+    why_illegal,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 CODE = "SP1-S1C-AAAAAAD"
@@ -23,12 +35,16 @@ START = GameCode.parse(CODE).position()
 
 # -- top level, loaded lazily ------------------------------------------------------
 
+
 def test_import_and_rules_do_not_load_numba():
-    script = ("import spidersolve, sys; spidersolve.Game; "
-              "g = spidersolve.Game.start('SP1-S1C-AAAAAAD'); g.push('10>2'); "
-              "spidersolve.Verdict.WON; print('numba' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         check=True, cwd=ROOT)
+    script = (
+        "import spidersolve, sys; spidersolve.Game; "
+        "g = spidersolve.Game.start('SP1-S1C-AAAAAAD'); g.push('10>2'); "
+        "spidersolve.Verdict.WON; print('numba' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT
+    )
     assert out.stdout.strip() == "False"
 
 
@@ -52,6 +68,7 @@ def test_every_top_level_name_exists():
 
 # -- a game code or a PySolFC name wherever a position goes ------------------------
 
+
 def test_replay_takes_a_game_code_bug():
     # was: AttributeError: 'str' object has no attribute 'position' ...
     assert replay(CODE, "10>2") == replay(START, "10>2")
@@ -64,8 +81,9 @@ def test_game_start_takes_a_game_code_bug():
     assert Game.start("pysol:4:14934").position == PysolDeal.parse("pysol:4:14934").position()
 
 
-@pytest.mark.parametrize("source", [CODE, " sp1-s1c-aaaaaad\n", GameCode.parse(CODE), START,
-                                    Game.start(START)])
+@pytest.mark.parametrize(
+    "source", [CODE, " sp1-s1c-aaaaaad\n", GameCode.parse(CODE), START, Game.start(START)]
+)
 def test_every_source_form_names_the_same_position(source):
     assert as_position(source) == START
     assert legal_actions(source) == legal_actions(START)
@@ -101,6 +119,7 @@ def test_solve_hint_and_advise_take_a_pysol_name():
 
 
 # -- Game: legal_actions, push, pop, history ---------------------------------------
+
 
 def test_push_and_pop_take_back_an_action():
     game = Game.start(CODE)
@@ -162,6 +181,7 @@ def test_push_then_pop_all_returns_to_the_start(deal, n_actions, rnd):
 
 # -- Action and SolveResult text forms ---------------------------------------------
 
+
 def test_action_repr_is_one_based_and_round_trips_bug():
     # was: Action(src=9, dst=1, n_cards=1) for 10>2
     action = Action.parse("10>2")
@@ -194,6 +214,7 @@ def test_solve_results_equal_whatever_the_seconds():
 
 # -- verdicts are str enums: the same text everywhere ------------------------------
 
+
 def test_verdicts_are_enums_that_read_as_their_text():
     result = spidersolve.solve(CODE, nodes=10)
     assert result.verdict is Verdict.UNKNOWN
@@ -215,9 +236,11 @@ def test_hint_status_is_an_enum():
 
 # -- the API page is generated from the docstrings ---------------------------------
 
+
 def test_api_page_is_up_to_date():
-    out = subprocess.run([sys.executable, "docs/make_api.py", "--check"], capture_output=True,
-                         text=True, cwd=ROOT)
+    out = subprocess.run(
+        [sys.executable, "docs/make_api.py", "--check"], capture_output=True, text=True, cwd=ROOT
+    )
     assert out.returncode == 0, out.stdout + out.stderr
 
 
@@ -246,8 +269,10 @@ def _public_names():
 def test_every_public_name_has_a_docstring_with_an_example():
     import inspect
 
-    missing = sorted({name for name, obj in _public_names()
-                      if ">>>" not in (inspect.getdoc(obj) or "")} - NO_EXAMPLE_YET)
+    missing = sorted(
+        {name for name, obj in _public_names() if ">>>" not in (inspect.getdoc(obj) or "")}
+        - NO_EXAMPLE_YET
+    )
     assert not missing
 
 

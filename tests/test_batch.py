@@ -27,8 +27,19 @@ DEALS = "0:6"
 
 
 def batch(out, *extra, deals=DEALS, nodes=NODES):
-    args = ["batch", "--suits", "1", "--deals", deals, "--nodes", nodes, "--out", str(out),
-            "--quiet", *extra]
+    args = [
+        "batch",
+        "--suits",
+        "1",
+        "--deals",
+        deals,
+        "--nodes",
+        nodes,
+        "--out",
+        str(out),
+        "--quiet",
+        *extra,
+    ]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, (result.output, result.exception)
     return result
@@ -73,8 +84,22 @@ def test_same_command_again_skips_deals_done(tmp_path, reference):
     out = tmp_path / "res"
     batch(out, "--workers", "1")
     first = load_results(out)
-    result = CliRunner().invoke(cli, ["batch", "--suits", "1", "--deals", DEALS, "--nodes",
-                                      NODES, "--out", str(out), "--workers", "1"])
+    result = CliRunner().invoke(
+        cli,
+        [
+            "batch",
+            "--suits",
+            "1",
+            "--deals",
+            DEALS,
+            "--nodes",
+            NODES,
+            "--out",
+            str(out),
+            "--workers",
+            "1",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "6 deals planned, all already done" in result.stdout
     pd.testing.assert_frame_equal(load_results(out), first)  # times too: nothing rewritten
@@ -94,8 +119,9 @@ def test_two_workers_give_the_same_rows(tmp_path, reference):
 def test_dask_cluster_gives_the_same_rows(tmp_path, reference):
     from distributed import LocalCluster
 
-    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                      dashboard_address=None) as cluster:
+    with LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+    ) as cluster:
         batch(tmp_path, "--scheduler", cluster.scheduler_address, "--chunk", "2")
     pd.testing.assert_frame_equal(stable(load_results(tmp_path)), stable(reference))
     assert load_runs(tmp_path)[0]["backend"] == "dask"
@@ -103,9 +129,25 @@ def test_dask_cluster_gives_the_same_rows(tmp_path, reference):
 
 def start_and_kill(out, deals, parts):
     """Start a batch in a subprocess and kill -9 it once ``parts`` part files exist."""
-    cmd = [sys.executable, "-c", "from spidersolve.cli.main import main; main()", "batch",
-           "--suits", "1", "--deals", deals, "--nodes", "20000", "--out", str(out),
-           "--workers", "2", "--chunk", "1", "--quiet"]
+    cmd = [
+        sys.executable,
+        "-c",
+        "from spidersolve.cli.main import main; main()",
+        "batch",
+        "--suits",
+        "1",
+        "--deals",
+        deals,
+        "--nodes",
+        "20000",
+        "--out",
+        str(out),
+        "--workers",
+        "2",
+        "--chunk",
+        "1",
+        "--quiet",
+    ]
     # Its own session, so that kill -9 reaches the worker processes too.
     proc = subprocess.Popen(cmd, start_new_session=True)
     deadline = time.monotonic() + 120
@@ -150,6 +192,7 @@ def crash_on_deal_3(position, nodes):
     if position == GameCode(1, "classic", 3).position():
         raise Crash()
     from spidersolve.search import solve
+
     return solve(position, nodes=nodes)
 
 
@@ -167,17 +210,38 @@ def test_a_run_that_dies_keeps_its_finished_chunks(tmp_path):
 def test_one_suit_relaxed_is_one_suit_classic():
     tasks = plan("code", [1, 2], ["classic", "relaxed"], range(2), 100)
     assert [(t.suits, t.rules, t.deal) for t in tasks] == [
-        (1, "classic", 0), (1, "classic", 1), (2, "classic", 0), (2, "classic", 1),
-        (2, "relaxed", 0), (2, "relaxed", 1)]
+        (1, "classic", 0),
+        (1, "classic", 1),
+        (2, "classic", 0),
+        (2, "classic", 1),
+        (2, "relaxed", 0),
+        (2, "relaxed", 1),
+    ]
 
 
 def test_pysol_games_are_named_by_their_game_number(tmp_path):
     tasks = plan("pysol", [1], ["classic"], [1, 2], 100)
     assert [t.code for t in tasks] == ["pysol:1:1", "pysol:1:2"]
     assert tasks[0].position() == PysolDeal.parse("pysol:1:1").position()
-    result = CliRunner().invoke(cli, ["batch", "--source", "pysol", "--suits", "4", "--deals",
-                                      "1:3", "--nodes", "200", "--out", str(tmp_path),
-                                      "--workers", "1", "--quiet"])
+    result = CliRunner().invoke(
+        cli,
+        [
+            "batch",
+            "--source",
+            "pysol",
+            "--suits",
+            "4",
+            "--deals",
+            "1:3",
+            "--nodes",
+            "200",
+            "--out",
+            str(tmp_path),
+            "--workers",
+            "1",
+            "--quiet",
+        ],
+    )
     assert result.exit_code == 0, result.output
     frame = load_results(tmp_path)
     assert list(frame["code"]) == ["pysol:4:1", "pysol:4:2"]
@@ -197,25 +261,30 @@ def test_run_settings_and_versions_are_in_the_file_metadata(tmp_path):
 def test_empty_deal_range_says_so(tmp_path):
     result = CliRunner().invoke(cli, ["batch", "--deals", "5:5", "--out", str(tmp_path)])
     assert result.exit_code == 2
-    assert result.stderr == ("error: --deals: '5:5' is an empty range (A:B means deals A up "
-                             "to B-1, so B must be above A)\n")
+    assert result.stderr == (
+        "error: --deals: '5:5' is an empty range (A:B means deals A up "
+        "to B-1, so B must be above A)\n"
+    )
 
 
-@pytest.mark.parametrize("args", [
-    ["--suits", "3", "--deals", "0:2"],
-    ["--suits", "1,x", "--deals", "0:2"],
-    ["--deals", "5:5"],
-    ["--deals", "9:2"],
-    ["--deals", "a:b"],
-    ["--deals", "0:2", "--rules", "easy"],
-    ["--deals", "0:2", "--nodes", "0"],
-    ["--deals", "0:2", "--nodes", "many"],
-    ["--deals", "0:2", "--workers", "0"],
-    ["--deals", "0:2", "--source", "pysol"],
-    ["--deals", "1:2", "--source", "pysol", "--suits", "2", "--rules", "relaxed"],
-    ["--deals", "-1:2"],
-    ["--deals", "1:2:3"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--suits", "3", "--deals", "0:2"],
+        ["--suits", "1,x", "--deals", "0:2"],
+        ["--deals", "5:5"],
+        ["--deals", "9:2"],
+        ["--deals", "a:b"],
+        ["--deals", "0:2", "--rules", "easy"],
+        ["--deals", "0:2", "--nodes", "0"],
+        ["--deals", "0:2", "--nodes", "many"],
+        ["--deals", "0:2", "--workers", "0"],
+        ["--deals", "0:2", "--source", "pysol"],
+        ["--deals", "1:2", "--source", "pysol", "--suits", "2", "--rules", "relaxed"],
+        ["--deals", "-1:2"],
+        ["--deals", "1:2:3"],
+    ],
+)
 def test_bad_batch_arguments_give_one_error_line(args, tmp_path):
     result = CliRunner().invoke(cli, ["batch", "--out", str(tmp_path / "out"), "--quiet", *args])
     assert result.exit_code == 2, result.output
@@ -227,8 +296,9 @@ def test_bad_batch_arguments_give_one_error_line(args, tmp_path):
 def test_out_must_be_a_directory(tmp_path):
     target = tmp_path / "file"
     target.write_text("x")
-    result = CliRunner().invoke(cli, ["batch", "--deals", "0:1", "--out", str(target),
-                                      "--workers", "1", "--quiet"])
+    result = CliRunner().invoke(
+        cli, ["batch", "--deals", "0:1", "--out", str(target), "--workers", "1", "--quiet"]
+    )
     assert result.exit_code == 2
     assert result.stderr.startswith("error: ")
 
@@ -273,16 +343,22 @@ def test_honest_games_are_one_row_each_and_replay(honest_reference):
 def test_honest_games_are_the_same_on_two_workers_and_on_dask(tmp_path, honest_reference):
     from distributed import LocalCluster
 
-    batch(tmp_path / "pool", "--workers", "2", "--chunk", "1", *HONEST, deals="0:3",
-          nodes="1000")
-    pd.testing.assert_frame_equal(stable(load_results(tmp_path / "pool")),
-                                  stable(honest_reference))
-    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                      dashboard_address=None) as cluster:
-        batch(tmp_path / "dask", "--scheduler", cluster.scheduler_address, "--chunk", "1",
-              *HONEST, deals="0:3", nodes="1000")
-    pd.testing.assert_frame_equal(stable(load_results(tmp_path / "dask")),
-                                  stable(honest_reference))
+    batch(tmp_path / "pool", "--workers", "2", "--chunk", "1", *HONEST, deals="0:3", nodes="1000")
+    pd.testing.assert_frame_equal(stable(load_results(tmp_path / "pool")), stable(honest_reference))
+    with LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+    ) as cluster:
+        batch(
+            tmp_path / "dask",
+            "--scheduler",
+            cluster.scheduler_address,
+            "--chunk",
+            "1",
+            *HONEST,
+            deals="0:3",
+            nodes="1000",
+        )
+    pd.testing.assert_frame_equal(stable(load_results(tmp_path / "dask")), stable(honest_reference))
 
 
 def test_stats_shows_the_honest_rate_beside_the_solvers_verdicts(tmp_path):
@@ -296,7 +372,6 @@ def test_stats_shows_the_honest_rate_beside_the_solvers_verdicts(tmp_path):
     lost = sorted(honest[honest["verdict"] == "lost"]["code"])
     assert lost  # deals 0 and 2 are lost honestly at these settings: the lines below say so
     assert "lost honestly" in out.stdout and all(code in out.stdout for code in lost)
-    data = json.loads(CliRunner().invoke(cli, ["stats", str(tmp_path),
-                                                             "--json"]).stdout)
+    data = json.loads(CliRunner().invoke(cli, ["stats", str(tmp_path), "--json"]).stdout)
     assert data["honest"][0]["games"] == 3
     assert data["honest"][0]["won"] == int((honest["verdict"] == "won").sum())

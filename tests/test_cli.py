@@ -28,18 +28,18 @@ def ok(*args, input=None):
     return result.stdout
 
 
-
-
 @pytest.fixture
 def position_file(tmp_path):
     def write(text, name="position.txt"):
         path = tmp_path / name
         path.write_text(text, encoding="utf-8")
         return str(path)
+
     return write
 
 
 # -- deal ----------------------------------------------------------------
+
 
 def test_deal_prints_the_position_text_of_a_code():
     assert ok("deal", "sp1-s4c-aaaaaad") == DEAL3
@@ -57,22 +57,30 @@ def test_deal_reads_a_position_file_and_stdin(position_file):
 
 def test_deal_json_names_the_canonical_code_or_null_for_a_file(position_file):
     obj = json.loads(ok("deal", "SP1-S1R-AAAAAAD", "--json"))
-    assert obj == {"source": "SP1-S1R-AAAAAAD", "code": "SP1-S1C-AAAAAAD",
-                   "position": GameCode.parse("SP1-S1C-AAAAAAD").position().to_text()}
+    assert obj == {
+        "source": "SP1-S1R-AAAAAAD",
+        "code": "SP1-S1C-AAAAAAD",
+        "position": GameCode.parse("SP1-S1C-AAAAAAD").position().to_text(),
+    }
     assert json.loads(ok("deal", "PYSOL:4:14934", "--json"))["code"] == "pysol:4:14934"
     path = position_file(DEAL3)
-    assert json.loads(ok("deal", path, "--json")) == {"source": path, "code": None,
-                                                      "position": DEAL3}
+    assert json.loads(ok("deal", path, "--json")) == {
+        "source": path,
+        "code": None,
+        "position": DEAL3,
+    }
     assert json.loads(ok("deal", "-", "--json", input=DEAL3))["code"] is None
 
 
 def test_deal_words_describe_the_position():
     out = ok("deal", "SP1-S4C-AAAAAAD", "--words")
-    assert out.startswith("Stock: 50 cards, 5 deals left; no runs removed. Column 1: 5 face "
-                          "down, then 2 of clubs;")
+    assert out.startswith(
+        "Stock: 50 cards, 5 deals left; no runs removed. Column 1: 5 face down, then 2 of clubs;"
+    )
 
 
 # -- actions -------------------------------------------------------------
+
 
 def test_actions_lists_notation_then_words():
     lines = ok("actions", "SP1-S4C-AAAAAAD").splitlines()
@@ -84,6 +92,7 @@ def test_actions_lists_notation_then_words():
 def test_actions_after_a_line_start_from_where_it_ends():
     obj = json.loads(ok("actions", WALK["code"], "--after", WALK["line"], "--json"))
     from spidersolve.state import Position
+
     expected = legal_actions(Position.from_text(WALK["position"]))
     assert [a["action"] for a in obj["actions"]] == [a.text() for a in expected]
     assert obj["state"] == "playing"
@@ -103,35 +112,46 @@ def test_actions_say_the_game_is_lost_when_nothing_can_move(position_file):
 
 
 def test_actions_with_an_illegal_after_line_name_the_action():
-    assert_error(run("actions", "SP1-S1C-AAAAAAD", "--after", "1>8 1>2x5"),
-                 "--after", "action 2 (1>2x5)")
+    assert_error(
+        run("actions", "SP1-S1C-AAAAAAD", "--after", "1>8 1>2x5"), "--after", "action 2 (1>2x5)"
+    )
 
 
 # -- replay ----------------------------------------------------------------
 
+
 def test_replay_prints_position_then_counters():
     out = ok("replay", WALK["code"], WALK["line"])
     state = "won" if WALK["won"] else "playing"
-    assert out == (WALK["position"] + f"moves: {WALK['moves']}\nscore: {WALK['score']}\n"
-                   f"removed: {WALK['removed']}\nstate: {state}\n")
+    assert out == (
+        WALK["position"] + f"moves: {WALK['moves']}\nscore: {WALK['score']}\n"
+        f"removed: {WALK['removed']}\nstate: {state}\n"
+    )
 
 
 @pytest.mark.parametrize("row", read_vectors("wins")[:3], ids=lambda r: r["code"])
 def test_replay_json_of_a_win(row):
     obj = json.loads(ok("replay", row["code"], row["line"], "--json"))
-    assert obj == {"position": row["position"], "moves": row["moves"], "score": row["score"],
-                   "removed": 8, "state": "won"}
+    assert obj == {
+        "position": row["position"],
+        "moves": row["moves"],
+        "score": row["score"],
+        "removed": 8,
+        "state": "won",
+    }
 
 
 def test_replay_of_an_empty_line_is_the_start():
     obj = json.loads(ok("replay", "SP1-S4C-AAAAAAD", "", "--json"))
-    assert obj == {"position": DEAL3, "moves": 0, "score": 500, "removed": 0,
-                   "state": "playing"}
+    assert obj == {"position": DEAL3, "moves": 0, "score": 500, "removed": 0, "state": "playing"}
 
 
 def test_replay_names_the_index_action_and_rule_of_an_illegal_action():
-    assert_error(run("replay", "SP1-S1C-AAAAAAD", "1>8 8>7x2 2>3"),
-                 "action 3 (2>3)", "6S is not one rank below QS")
+    assert_error(
+        run("replay", "SP1-S1C-AAAAAAD", "1>8 8>7x2 2>3"),
+        "action 3 (2>3)",
+        "6S is not one rank below QS",
+    )
 
 
 def test_replay_names_a_badly_written_action():
@@ -140,16 +160,20 @@ def test_replay_names_a_badly_written_action():
 
 def test_deal_is_refused_while_a_column_is_empty(position_file):
     row = next(r for r in read_vectors("positions") if r["name"] == "empty column blocks the deal")
-    assert_error(run("replay", position_file(row["position"]), "deal"),
-                 "action 1 (deal)", "no deal while a column is empty (column 1)")
+    assert_error(
+        run("replay", position_file(row["position"]), "deal"),
+        "action 1 (deal)",
+        "no deal while a column is empty (column 1)",
+    )
 
 
 def test_unknown_card_cannot_be_turned_up(position_file):
     text = DEAL3.replace("1: 8S AC TD AS KD | 2C", "1: 8S AC TD AS ?? | 2C")
     path = position_file(text)
     assert ok("deal", path) == text  # shown and listed, not played
-    move = next(a for a in legal_actions(GameCode.parse("SP1-S4C-AAAAAAD").position())
-                if a.src == 0)
+    move = next(
+        a for a in legal_actions(GameCode.parse("SP1-S4C-AAAAAAD").position()) if a.src == 0
+    )
     assert_error(run("replay", path, move.text()), "action 1", "unknown card in column 1")
 
 
@@ -160,10 +184,12 @@ def test_perft_refuses_a_position_with_unknown_cards(position_file):
 
 # -- perft ---------------------------------------------------------------
 
+
 def test_perft_prints_the_count_alone_on_the_first_line():
     row = read_vectors("perft")[2]
-    assert ok("perft", row["code"], str(row["depth"]), "--engine", "reference") == \
-        f"{row['leaves']}\n"
+    assert (
+        ok("perft", row["code"], str(row["depth"]), "--engine", "reference") == f"{row['leaves']}\n"
+    )
 
 
 def test_perft_divide_prints_a_count_per_first_action():
@@ -180,25 +206,30 @@ def test_perft_json_reports_leaves_seconds_and_engine():
     assert obj["seconds"] >= 0
 
 
-@pytest.mark.parametrize("row", [r for r in read_vectors("perft") if r["depth"] == 3],
-                         ids=lambda r: r["code"])
+@pytest.mark.parametrize(
+    "row", [r for r in read_vectors("perft") if r["depth"] == 3], ids=lambda r: r["code"]
+)
 def test_perft_kernel_engine_agrees_with_the_reference(row):
     # The kernel engine falls back to the reference one until packed.py exists.
     obj = json.loads(ok("perft", row["code"], "3", "--json"))
     assert obj["engine"] in ("kernel", "reference")
     assert obj["leaves"] == row["leaves"]
     divided = json.loads(ok("perft", row["code"], "3", "--divide", "--json"))["divide"]
-    reference = json.loads(ok("perft", row["code"], "3", "--divide", "--engine", "reference",
-                              "--json"))["divide"]
+    reference = json.loads(
+        ok("perft", row["code"], "3", "--divide", "--engine", "reference", "--json")
+    )["divide"]
     assert divided == reference
 
 
 def test_perft_after_a_line_counts_from_where_it_ends():
     from spidersolve.state import Action, apply
+
     start = GameCode.parse("SP1-S1C-AAAAAAD").position()
     expected = perft(apply(start, Action.parse("1>8"))[0], 2)
-    assert ok("perft", "SP1-S1C-AAAAAAD", "2", "--after", "1>8", "--engine", "reference") == \
-        f"{expected}\n"
+    assert (
+        ok("perft", "SP1-S1C-AAAAAAD", "2", "--after", "1>8", "--engine", "reference")
+        == f"{expected}\n"
+    )
 
 
 def test_perft_of_depth_zero_is_one():
@@ -207,6 +238,7 @@ def test_perft_of_depth_zero_is_one():
 
 # -- code / codes ----------------------------------------------------------
 
+
 def test_code_prints_one_game_code():
     assert ok("code", "--suits", "4", "--deal", "3") == "SP1-S4C-AAAAAAD\n"
     assert ok("code", "--suits", "2", "--relaxed", "--deal", "32") == "SP1-S2R-AAAAABA\n"
@@ -214,40 +246,54 @@ def test_code_prints_one_game_code():
 
 
 def test_codes_prints_consecutive_codes():
-    assert ok("codes", "--suits", "1", "--start", "30", "--count", "3").splitlines() == \
-        ["SP1-S1C-AAAAAA6", "SP1-S1C-AAAAAA7", "SP1-S1C-AAAAABA"]
+    assert ok("codes", "--suits", "1", "--start", "30", "--count", "3").splitlines() == [
+        "SP1-S1C-AAAAAA6",
+        "SP1-S1C-AAAAAA7",
+        "SP1-S1C-AAAAABA",
+    ]
     assert ok("codes", "--suits", "4", "--count", "0") == ""
 
 
 def test_codes_past_the_last_deal_number_are_refused():
-    assert_error(run("codes", "--suits", "4", "--start", str(2**35 - 2), "--count", "3"),
-                 "past the last deal number")
+    assert_error(
+        run("codes", "--suits", "4", "--start", str(2**35 - 2), "--count", "3"),
+        "past the last deal number",
+    )
 
 
 # -- error paths -------------------------------------------------------------
 
-@pytest.mark.parametrize("source, fragment", [
-    ("SP1-S3C-AAAAAAD", "S3C"),
-    ("SP1-S1C-AAAAAA8", "'8' is not a base32"),
-    ("SP1-S1C-AAAAAA", "7 base32"),
-    ("SP2-S1C-AAAAAAD", "must start with SP1"),
-    ("pysol:4:0", "game number"),
-    ("no-such-file.txt", "is not a game code"),
-])
+
+@pytest.mark.parametrize(
+    "source, fragment",
+    [
+        ("SP1-S3C-AAAAAAD", "S3C"),
+        ("SP1-S1C-AAAAAA8", "'8' is not a base32"),
+        ("SP1-S1C-AAAAAA", "7 base32"),
+        ("SP2-S1C-AAAAAAD", "must start with SP1"),
+        ("pysol:4:0", "game number"),
+        ("no-such-file.txt", "is not a game code"),
+    ],
+)
 def test_bad_source_is_one_error_line(source, fragment):
     assert_error(run("deal", source), fragment)
 
 
-@pytest.mark.parametrize("edit, fragments", [
-    (lambda t: t.replace("1: 8S", "1: XS"), ["line 4", "'XS' is not a card"]),
-    (lambda t: t.replace("| 2C", "| 2C 2C"), ["2C appears 3 times"]),
-    (lambda t: t.replace("| 2C", "| 2C 5D"), ["5D appears 3 times"]),
-    (lambda t: t.replace("stock: 2S ", "stock: "), ["line 3", "not a multiple of 10"]),
-    (lambda t: t.replace("1: 8S AC TD AS KD | 2C", "1: 8S AC TD AS KD 2C |"),
-     ["line 4", "column 1", "not covered"]),
-    (lambda t: t.replace("| 2C", "| ?? 2C"), ["line 4", "'??' may stand only among face-down"]),
-    (lambda t: t.replace("1: 8S AC TD AS KD | 2C\n", ""), ["missing", "'1:'"]),
-])
+@pytest.mark.parametrize(
+    "edit, fragments",
+    [
+        (lambda t: t.replace("1: 8S", "1: XS"), ["line 4", "'XS' is not a card"]),
+        (lambda t: t.replace("| 2C", "| 2C 2C"), ["2C appears 3 times"]),
+        (lambda t: t.replace("| 2C", "| 2C 5D"), ["5D appears 3 times"]),
+        (lambda t: t.replace("stock: 2S ", "stock: "), ["line 3", "not a multiple of 10"]),
+        (
+            lambda t: t.replace("1: 8S AC TD AS KD | 2C", "1: 8S AC TD AS KD 2C |"),
+            ["line 4", "column 1", "not covered"],
+        ),
+        (lambda t: t.replace("| 2C", "| ?? 2C"), ["line 4", "'??' may stand only among face-down"]),
+        (lambda t: t.replace("1: 8S AC TD AS KD | 2C\n", ""), ["missing", "'1:'"]),
+    ],
+)
 def test_bad_position_file_names_the_file_line_and_problem(position_file, edit, fragments):
     path = position_file(edit(DEAL3), "bad.txt")
     line = assert_error(run("deal", path), *fragments)
@@ -259,18 +305,21 @@ def test_wrong_card_count_is_refused_on_stdin():
     assert_error(run("deal", "-", input=text), "103 cards")
 
 
-@pytest.mark.parametrize("args, fragment", [
-    (["perft", "SP1-S1C-AAAAAAD"], "Missing argument 'DEPTH'"),
-    (["perft", "SP1-S1C-AAAAAAD", "two"], "'two'"),
-    (["perft", "SP1-S1C-AAAAAAD", "-1"], "-1"),
-    (["perft", "SP1-S1C-AAAAAAD", "2", "--engine", "fast"], "'fast'"),
-    (["deal", "SP1-S1C-AAAAAAD", "--bogus"], "--bogus"),
-    (["code", "--suits", "3", "--deal", "1"], "'3'"),
-    (["code", "--suits", "4"], "--deal"),
-    (["code", "--suits", "4", "--deal", str(2**35)], str(2**35)),
-    (["replay", "SP1-S1C-AAAAAAD"], "Missing argument 'LINE'"),
-    (["nosuch"], "nosuch"),
-])
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["perft", "SP1-S1C-AAAAAAD"], "Missing argument 'DEPTH'"),
+        (["perft", "SP1-S1C-AAAAAAD", "two"], "'two'"),
+        (["perft", "SP1-S1C-AAAAAAD", "-1"], "-1"),
+        (["perft", "SP1-S1C-AAAAAAD", "2", "--engine", "fast"], "'fast'"),
+        (["deal", "SP1-S1C-AAAAAAD", "--bogus"], "--bogus"),
+        (["code", "--suits", "3", "--deal", "1"], "'3'"),
+        (["code", "--suits", "4"], "--deal"),
+        (["code", "--suits", "4", "--deal", str(2**35)], str(2**35)),
+        (["replay", "SP1-S1C-AAAAAAD"], "Missing argument 'LINE'"),
+        (["nosuch"], "nosuch"),
+    ],
+)
 def test_usage_errors_are_one_error_line_with_status_2(args, fragment):
     assert_error(run(*args), fragment)
 

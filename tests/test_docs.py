@@ -86,14 +86,18 @@ def console_blocks(path: Path) -> list[Block]:
         end = start + 1
         while end < len(lines) and not lines[end].strip().startswith(fence):
             end += 1
-        body = [line[len(indent):] if line.startswith(indent) else line
-                for line in lines[start + 1:end]]
+        body = [
+            line[len(indent) :] if line.startswith(indent) else line
+            for line in lines[start + 1 : end]
+        ]
         i = end + 1
-        if not body or not body[0].startswith("$ ") or not any(
-                line.startswith("$ ") and "spidersolve" in line for line in body):
+        if (
+            not body
+            or not body[0].startswith("$ ")
+            or not any(line.startswith("$ ") and "spidersolve" in line for line in body)
+        ):
             continue
-        before = next((lines[k].strip() for k in range(start - 1, -1, -1)
-                       if lines[k].strip()), "")
+        before = next((lines[k].strip() for k in range(start - 1, -1, -1) if lines[k].strip()), "")
         skip = before if NOT_RUN.match(before) else None
         commands: list[Command] = []
         for offset, text in enumerate(body):
@@ -164,9 +168,16 @@ class Session:
         return out + err
 
     def _bash(self, script: str, stdin: str | None) -> tuple[str, str]:
-        done = subprocess.run(["bash", "-c", script], cwd=self.folder, env=self.env,
-                              input=stdin or "", capture_output=True, text=True,
-                              timeout=TIMEOUT, check=False)
+        done = subprocess.run(
+            ["bash", "-c", script],
+            cwd=self.folder,
+            env=self.env,
+            input=stdin or "",
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+            check=False,
+        )
         return done.stdout, done.stderr
 
 
@@ -188,13 +199,18 @@ def check_document(path: Path, raw: bool = False, update: bool = False) -> list[
                 began = time.perf_counter()
                 output = session.run(command.text)
                 if raw:
-                    print(f"{time.perf_counter() - began:6.1f} s  $ {command.text[:90]}",
-                          file=sys.stderr)
+                    print(
+                        f"{time.perf_counter() - began:6.1f} s  $ {command.text[:90]}",
+                        file=sys.stderr,
+                    )
                 actual = normalise(output, folder)
                 expected = normalise("\n".join(command.expected))
                 if not matches(expected, actual):
-                    diff = "\n".join(difflib.unified_diff(
-                        expected.split("\n"), actual.split("\n"), "shown", "today", lineterm=""))
+                    diff = "\n".join(
+                        difflib.unified_diff(
+                            expected.split("\n"), actual.split("\n"), "shown", "today", lineterm=""
+                        )
+                    )
                     where = f"{path.relative_to(ROOT)}:{command.line}"
                     report = f"{where}: $ {command.text}\n{diff}"
                     if raw:
@@ -208,7 +224,7 @@ def check_document(path: Path, raw: bool = False, update: bool = False) -> list[
             while shown and not shown[-1].strip():
                 shown.pop()
             indent = re.match(r"\s*", lines[command.line - 1]).group(0)
-            lines[command.line:command.line + len(shown)] = [indent + line for line in new]
+            lines[command.line : command.line + len(shown)] = [indent + line for line in new]
         path.write_text("\n".join(lines), encoding="utf-8")
     return failures
 
@@ -222,8 +238,9 @@ def test_console_examples_print_what_they_show(path):
 def test_every_document_has_its_examples_found():
     """The parser sees the blocks: a change of fence style cannot hide them."""
     found = {path.name: console_blocks(path) for path in DOCS}
-    commands = {name: sum(len(block.commands) for block in blocks)
-                for name, blocks in found.items()}
+    commands = {
+        name: sum(len(block.commands) for block in blocks) for name, blocks in found.items()
+    }
     assert commands["README.md"] >= 5
     assert sum(commands.values()) >= 40
     for blocks in found.values():
@@ -249,8 +266,10 @@ def test_ellipsis_stands_for_text_and_lines():
 def python_blocks(path: Path) -> list[tuple[int, str]]:
     """The ``pycon`` blocks of a Markdown file: (line of the fence, body)."""
     text = path.read_text(encoding="utf-8")
-    return [(text[:match.start()].count("\n") + 1, match.group(1))
-            for match in re.finditer(r"^```pycon\n(.*?)^```", text, re.M | re.S)]
+    return [
+        (text[: match.start()].count("\n") + 1, match.group(1))
+        for match in re.finditer(r"^```pycon\n(.*?)^```", text, re.M | re.S)
+    ]
 
 
 @pytest.mark.parametrize("path", DOCS, ids=lambda p: str(p.relative_to(ROOT)))

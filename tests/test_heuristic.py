@@ -10,8 +10,14 @@ from strategies import random_walk
 
 from spidersolve.cards import card_rank, card_suit
 from spidersolve.search import _terms as SK
-from spidersolve.search.heuristic import (DEFAULT_WEIGHTS, PRESETS, TERMS, Weights, weight_rows,
-                                          weights_row)
+from spidersolve.search.heuristic import (
+    DEFAULT_WEIGHTS,
+    PRESETS,
+    TERMS,
+    Weights,
+    weight_rows,
+    weights_row,
+)
 from spidersolve.state import Game, GameCode, legal_actions
 from spidersolve.state.packed import to_board
 
@@ -69,7 +75,8 @@ def test_value_is_the_weighted_sum_of_the_terms():
 @settings(deadline=None, max_examples=30)
 @given(st.sampled_from([1, 2, 4]), st.integers(0, 2**35 - 1), st.data())
 def test_spare_moves_are_moves_into_an_empty_column_but_the_first_while_stock_lasts(
-        suits, deal, data):
+    suits, deal, data
+):
     from spidersolve.state.packed import action_to_code
 
     game = Game.start(GameCode(suits, "classic", deal).position())
@@ -110,8 +117,7 @@ def test_spare_moves_in_a_position_with_six_empty_columns():
     pos = Position.from_text(SPARE_TEXT)
     board = to_board(pos)
     assert SK.first_empty_column(board) == 4
-    spare = {str(a) for a in legal_actions(pos)
-             if SK.is_spare(board, action_to_code(a), 4)}
+    spare = {str(a) for a in legal_actions(pos) if SK.is_spare(board, action_to_code(a), 4)}
     assert "1>5" not in spare and "1>6" in spare and "4>10x7" in spare and "3>2" not in spare
     assert len(spare) == 5 * sum(n for n in (3, 3, 3, 7))  # every n into columns 6..10
 
@@ -122,8 +128,9 @@ def test_the_line_beams_column_shares_add_up_to_the_value_along_random_walks(sui
     """_lines' per-column value shares add up to the value; it tells positions apart."""
     from spidersolve.search import _lines as L
 
-    row = np.array(weights_row(face_down=5, breaks=4, mixed=3, empty=2, removed=30,
-                               buried=2), np.int64)
+    row = np.array(
+        weights_row(face_down=5, breaks=4, mixed=3, empty=2, removed=30, buried=2), np.int64
+    )
     game = Game.start(GameCode(suits, "classic", deal).position())
     node = np.zeros(L.PACKED_SIZE, np.uint8)
     for _ in range(data.draw(st.integers(0, 120), label="steps")):
@@ -136,12 +143,14 @@ def test_the_line_beams_column_shares_add_up_to_the_value_along_random_walks(sui
         if not actions:
             break
         game = game.play(actions[data.draw(st.integers(0, len(actions) - 1))])
-        assert not L._same_position(node[None, :], 0, to_board(game.position),
-                                    np.zeros(L.PACKED_SIZE, np.uint8))
+        assert not L._same_position(
+            node[None, :], 0, to_board(game.position), np.zeros(L.PACKED_SIZE, np.uint8)
+        )
 
 
 def _reference_splits_run(pos, action) -> bool:
     """A move that splits a same-suit run, the run no longer where the cards land."""
+
     def follows(lower, upper):
         return card_suit(lower) == card_suit(upper) and card_rank(lower) == card_rank(upper) + 1
 
@@ -154,7 +163,7 @@ def _reference_splits_run(pos, action) -> bool:
     if action.n_cards == 0:  # the deal
         return False
     up = pos.up[action.src]
-    moved, rest = up[-action.n_cards:], up[:-action.n_cards]
+    moved, rest = up[-action.n_cards :], up[: -action.n_cards]
     if not rest or not follows(rest[-1], moved[0]):
         return False
     target = pos.up[action.dst]
@@ -177,10 +186,15 @@ def _reference_unpromising(pos, action) -> bool:
 
 
 @settings(deadline=None, max_examples=40)
-@given(st.sampled_from([1, 2, 4]), st.sampled_from(["classic", "relaxed"]),
-       st.integers(0, 2**35 - 1), st.data())
+@given(
+    st.sampled_from([1, 2, 4]),
+    st.sampled_from(["classic", "relaxed"]),
+    st.integers(0, 2**35 - 1),
+    st.data(),
+)
 def test_run_splits_and_the_line_beams_move_filter_equal_the_reference_on_random_walks(
-        suits, rules, deal, data):
+    suits, rules, deal, data
+):
     from spidersolve.search import _lines as L
     from spidersolve.state.packed import action_to_code
 
@@ -202,8 +216,7 @@ def test_named_configurations_are_the_kernels_rows():
     assert weight_rows().tolist() == [list(w) for w in DEFAULT_WEIGHTS]
     assert weight_rows("default").tolist() == weight_rows(None).tolist()
     assert weight_rows(plain).tolist() == weight_rows("plain").tolist() == [list(plain)]
-    assert weight_rows({"breaks": 5, "width": 40}).tolist() == [list(Weights(breaks=5,
-                                                                              width=40))]
+    assert weight_rows({"breaks": 5, "width": 40}).tolist() == [list(Weights(breaks=5, width=40))]
     assert weight_rows([list(plain), "beam_40"]).shape == (2, SK.N_WEIGHTS)
     for bad in ("nothing", {"good": 1}, [[1, 2, 3]], [], [1] * 12):
         with pytest.raises(ValueError, match="weights"):

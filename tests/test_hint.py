@@ -56,7 +56,7 @@ def test_hint_one_node_short_of_its_proof_is_unproven_and_still_legal(code, afte
 def test_one_suit_hint_is_proven():
     result = hint("SP1-S1C-AAAAAAD")
     assert result.status == "proven"
-    assert result.words.startswith("move ") or result.words .startswith("deal ")
+    assert result.words.startswith("move ") or result.words.startswith("deal ")
 
 
 def test_unproven_hint_still_suggests_a_legal_action():
@@ -86,7 +86,7 @@ def test_hint_command_prints_action_words_and_status():
     assert out.exit_code == 0, out.output
     lines = out.stdout.splitlines()
     action, words = lines[0].split(": ", 1)
-    assert words.startswith("move ") or words .startswith("deal ")
+    assert words.startswith("move ") or words.startswith("deal ")
     assert lines[1].startswith("proven: the first action of a winning line of ")
     assert lines[2].startswith("line: " + action)
 
@@ -118,8 +118,11 @@ def test_hint_with_unknown_cards_is_honest(tmp_path):
 def test_hint_after_an_illegal_action_names_it_and_the_rule():
     out = run("hint", "SP1-S1C-AAAAAAD", "--after", "1>8 1>9")
     assert out.exit_code == 2
-    assert out.stderr.strip().splitlines() == [
-        out.stderr.strip()] and "action 2 (1>9)" in out.stderr and "not one rank below" in out.stderr
+    assert (
+        out.stderr.strip().splitlines() == [out.stderr.strip()]
+        and "action 2 (1>9)" in out.stderr
+        and "not one rank below" in out.stderr
+    )
 
 
 def test_solve_command_json_has_stable_keys_and_a_winning_line():
@@ -138,8 +141,10 @@ def test_solve_command_prints_the_line_in_words():
     line = next(l for l in out.stdout.splitlines() if l.startswith("line: "))[6:]
     numbered = [l for l in out.stdout.splitlines() if l[:1].isdigit()]
     start = GameCode.parse("SP1-S1C-AAAAAAD").position()
-    assert numbered == [f"{i}. {a}: {s}" for i, (a, s) in
-                        enumerate(zip(line.split(), line_sentences(start, line)), start=1)]
+    assert numbered == [
+        f"{i}. {a}: {s}"
+        for i, (a, s) in enumerate(zip(line.split(), line_sentences(start, line)), start=1)
+    ]
     assert numbered[0].startswith("1. 10>2: move the 5S from column 10 onto the 6S in column 2")
 
 
@@ -151,7 +156,13 @@ def test_solve_command_unknown_and_lost(tmp_path):
     path.write_text(LOST_TEXT)
     out = run("solve", str(path), "--json")
     assert json.loads(out.stdout) | {"seconds": 0} == {
-        "verdict": "lost", "nodes": 2, "seconds": 0, "line": None, "moves": None, "score": None}
+        "verdict": "lost",
+        "nodes": 2,
+        "seconds": 0,
+        "line": None,
+        "moves": None,
+        "score": None,
+    }
 
 
 def test_solve_command_rejects_a_zero_node_limit():
@@ -167,14 +178,17 @@ def test_first_run_says_it_compiles(tmp_path, monkeypatch):
     assert json.loads(out.stdout)["status"] == "proven"
 
 
-@pytest.mark.parametrize("args", [
-    ["solve", "SP1-S1C-AAAAAAD", "--nodes", str(2**63)],
-    ["hint", "SP1-S1C-AAAAAAD", "--nodes", "1" + "0" * 20],
-    ["solve", "SP1-S1C-AAAAAAD", "--after", "1>2x" + "9" * 5000],
-    ["deal", "pysol:4:" + "9" * 5000],
-    ["deal", "pysol:" + "9" * 5000 + ":5"],
-    ["batch", "--nodes", "1e400", "--deals", "0:2", "--out", "unused"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve", "SP1-S1C-AAAAAAD", "--nodes", str(2**63)],
+        ["hint", "SP1-S1C-AAAAAAD", "--nodes", "1" + "0" * 20],
+        ["solve", "SP1-S1C-AAAAAAD", "--after", "1>2x" + "9" * 5000],
+        ["deal", "pysol:4:" + "9" * 5000],
+        ["deal", "pysol:" + "9" * 5000 + ":5"],
+        ["batch", "--nodes", "1e400", "--deals", "0:2", "--out", "unused"],
+    ],
+)
 def test_huge_numbers_are_one_error_line(args):
     out = run(*args)
     assert out.exit_code == 2
@@ -236,10 +250,12 @@ def test_stale_search_cache_is_dropped_and_a_fresh_one_kept(tmp_path, monkeypatc
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     newest = max(path.stat().st_mtime for path in kernel_sources("search"))
     files = {}
-    for folder, name, age in [("search", "_kernels.search-1.py311", -10),
-                              ("search", "_lines.beam-1.py311", -10),
-                              ("search", "_lines.beam-2.py311", +10),
-                              ("state", "_kernels.perft-1.py311", -10)]:
+    for folder, name, age in [
+        ("search", "_kernels.search-1.py311", -10),
+        ("search", "_lines.beam-1.py311", -10),
+        ("search", "_lines.beam-2.py311", +10),
+        ("state", "_kernels.perft-1.py311", -10),
+    ]:
         cache_dir(folder).mkdir(exist_ok=True)
         for suffix in (".nbi", ".1.nbc"):
             path = cache_dir(folder) / (name + suffix)

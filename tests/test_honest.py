@@ -32,8 +32,15 @@ def test_advice_is_the_same_for_every_filling_of_the_hidden_cards():
 
 def _decision(advice):
     """Everything an advice says but the seconds it took."""
-    return (advice.status, advice.plan, advice.wins, advice.scored, advice.samples,
-            advice.candidates, advice.nodes)
+    return (
+        advice.status,
+        advice.plan,
+        advice.wins,
+        advice.scored,
+        advice.samples,
+        advice.candidates,
+        advice.nodes,
+    )
 
 
 def test_two_deals_with_one_visible_position_are_played_alike_until_they_differ():
@@ -89,10 +96,8 @@ def test_another_seed_draws_other_samples():
 def test_a_plan_stops_at_the_first_action_that_turns_up_a_card():
     view = visible_of(GameCode.parse("SP1-S1C-AAAAAAD").position())
     # 1>8 moves column 1's only face-up card: a card turns up, the plan ends there
-    assert reveal_plan(view, [Action.parse("1>8"), Action.parse("8>7x2")]) == (
-        Action.parse("1>8"),)
-    assert reveal_plan(view, [Action.parse("deal"), Action.parse("1>2")]) == (
-        Action.parse("deal"),)
+    assert reveal_plan(view, [Action.parse("1>8"), Action.parse("8>7x2")]) == (Action.parse("1>8"),)
+    assert reveal_plan(view, [Action.parse("deal"), Action.parse("1>2")]) == (Action.parse("deal"),)
 
 
 def test_an_honest_game_replays_with_the_reference_rules():
@@ -110,8 +115,10 @@ def test_an_honest_game_on_a_position_with_unknown_cards_is_refused():
 
 
 def test_advice_on_a_won_or_stuck_position_says_so():
-    won = Position.from_text("spider 1 classic\nremoved: S S S S S S S S\nstock:\n"
-                             + "".join(f"{c}: |\n" for c in range(1, 11)))
+    won = Position.from_text(
+        "spider 1 classic\nremoved: S S S S S S S S\nstock:\n"
+        + "".join(f"{c}: |\n" for c in range(1, 11))
+    )
     assert advise(won).status == "won"
     stuck = visible_of(Position.from_text(STUCK_TEXT))
     assert stuck.has_unknown and advise(stuck).status == "stuck"
@@ -137,13 +144,17 @@ def test_hint_on_a_visible_position_is_honest_and_ignores_what_it_cannot_see():
     full = _run("hint", "SP1-S2C-AAAAAAD", "--honest", "--samples", "3", "--json")
     assert out.exit_code == 0 and full.exit_code == 0
     a, b = json.loads(out.stdout), json.loads(full.stdout)
-    assert (a["action"], a["win_estimate"], a["nodes"]) == (b["action"], b["win_estimate"],
-                                                             b["nodes"])
+    assert (a["action"], a["win_estimate"], a["nodes"]) == (
+        b["action"],
+        b["win_estimate"],
+        b["nodes"],
+    )
 
 
 def test_hint_honest_after_a_line_hides_what_the_player_could_not_see():
-    after = _run("hint", "SP1-S1C-AAAAAAD", "--after", "1>8", "--honest", "--samples", "2",
-                 "--json")
+    after = _run(
+        "hint", "SP1-S1C-AAAAAAD", "--after", "1>8", "--honest", "--samples", "2", "--json"
+    )
     assert after.exit_code == 0, after.output
     assert json.loads(after.stdout)["status"] == "honest"
 

@@ -53,11 +53,15 @@ def test_the_page_holds_every_step_with_the_position_after_it():
         row, after = data["steps"][k], replay(start, " ".join(game["line"].split()[:k]))
         assert row["moves"] == after.moves and row["score"] == after.score
         assert row["stock"] == len(after.position.stock)
-        assert row["cols"] == [[len(after.position.down[c]),
-                                [card_text(x) for x in after.position.up[c]]] for c in range(10)]
+        assert row["cols"] == [
+            [len(after.position.down[c]), [card_text(x) for x in after.position.up[c]]]
+            for c in range(10)
+        ]
     assert data["steps"][-1]["removed"] and len(data["steps"][-1]["removed"]) == 8
-    assert data["ending"] == f"won: all 8 runs removed in {game['moves']} moves, final score " \
+    assert (
+        data["ending"] == f"won: all 8 runs removed in {game['moves']} moves, final score "
         f"{game['score']}"
+    )
 
 
 def test_the_page_needs_no_network_and_keeps_its_script_whole():
@@ -121,10 +125,18 @@ def browser(tmp_path_factory):
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     profile = tmp_path_factory.mktemp("chromium-profile")
-    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--disable-dev-shm-usage", f"--user-data-dir={profile}",
-                "--window-size=1400,1000"):
+    for arg in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-dev-shm-usage",
+        f"--user-data-dir={profile}",
+        "--window-size=1400,1000",
+    ):
         options.add_argument(arg)
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     yield driver
@@ -160,8 +172,9 @@ def test_a_browser_steps_through_a_whole_won_line_with_the_keys(browser, tmp_pat
     total = game["moves"]
     assert total > 40  # so the mid-way check at step 40 runs
     assert text(browser, "step") == "0" and text(browser, "total") == str(total)
-    assert shown_columns(browser) == [[len(start.down[c]), [card_text(x) for x in start.up[c]]]
-                                      for c in range(10)]
+    assert shown_columns(browser) == [
+        [len(start.down[c]), [card_text(x) for x in start.up[c]]] for c in range(10)
+    ]
     body = browser.find_element(By.TAG_NAME, "body")
     actions = game["line"].split()
     runs_seen = 0
@@ -173,7 +186,8 @@ def test_a_browser_steps_through_a_whole_won_line_with_the_keys(browser, tmp_pat
         if k == 40:  # a position mid-way, card by card
             after = replay(start, " ".join(actions[:k])).position
             assert shown_columns(browser) == [
-                [len(after.down[c]), [card_text(x) for x in after.up[c]]] for c in range(10)]
+                [len(after.down[c]), [card_text(x) for x in after.up[c]]] for c in range(10)
+            ]
             moved = browser.find_elements(By.CSS_SELECTOR, ".card.moved")
             assert moved, "the cards the action put down are highlighted"
             browser.save_screenshot(str(tmp_path / "step40.png"))
@@ -186,8 +200,9 @@ def test_a_browser_steps_through_a_whole_won_line_with_the_keys(browser, tmp_pat
     assert text(browser, "runs-removed") == "8" and runs_seen == 8
     assert len(browser.find_elements(By.CSS_SELECTOR, "#runs .mini.run")) == 8
     assert text(browser, "ending").startswith(f"won: all 8 runs removed in {total} moves")
-    assert text(browser, "sentence").endswith("(8 of 8: the game is won)") or \
-        "(8 of 8: the game is won)" in text(browser, "sentence")
+    assert text(browser, "sentence").endswith(
+        "(8 of 8: the game is won)"
+    ) or "(8 of 8: the game is won)" in text(browser, "sentence")
     body.send_keys(Keys.ARROW_RIGHT)  # past the end: stays
     assert text(browser, "step") == str(total)
     shot = tmp_path / "final.png"
@@ -210,21 +225,25 @@ def test_a_browser_steps_through_a_whole_won_line_with_the_keys(browser, tmp_pat
     time.sleep(1.0)
     assert int(text(browser, "step")) == stopped
     # The slider and the buttons go where they say.
-    browser.execute_script("var s = document.getElementById('slider'); s.value = 25;"
-                           "s.dispatchEvent(new Event('input'));")
+    browser.execute_script(
+        "var s = document.getElementById('slider'); s.value = 25;"
+        "s.dispatchEvent(new Event('input'));"
+    )
     assert text(browser, "step") == "25"
     browser.find_element(By.ID, "next").click()
     assert text(browser, "step") == "26"
     browser.find_element(By.ID, "last").click()
     assert text(browser, "step") == str(total)
-    browser.save_screenshot(str(Path(os.environ.get("SPIDERSOLVE_SHOTS", tmp_path)) /
-                                "solution-page.png"))
+    browser.save_screenshot(
+        str(Path(os.environ.get("SPIDERSOLVE_SHOTS", tmp_path)) / "solution-page.png")
+    )
 
 
 def test_the_page_opens_at_the_from_step(browser, tmp_path):
     path = tmp_path / "from.html"
     game = win("SP1-S1C-AAAAAAD")
-    assert run("show", game["code"], game["line"], "--from", "12", "--html",
-               str(path)).exit_code == 0
+    assert (
+        run("show", game["code"], game["line"], "--from", "12", "--html", str(path)).exit_code == 0
+    )
     browser.get(path.as_uri())
     assert text(browser, "step") == "12"

@@ -21,17 +21,31 @@ from hypothesis import strategies as st
 from strategies import codes, random_walk
 
 from spidersolve.cli.main import cli
-from spidersolve.state import (Action, Game, GameCode, IllegalAction, Position, apply,
-                               legal_actions, parse_line)
+from spidersolve.state import (
+    Action,
+    Game,
+    GameCode,
+    IllegalAction,
+    Position,
+    apply,
+    kernel,
+    legal_actions,
+    parse_line,
+)
 from spidersolve.state import _board as B
 from spidersolve.state import _hashing as H
 from spidersolve.state import _kernels as K
 from spidersolve.state import _packing as P
-from spidersolve.state import kernel
-from spidersolve.state.codes import MAX_DEAL
 from spidersolve.state.kernel import CARD_KEYS, STOCK_KEYS, canonical_hash
-from spidersolve.state.packed import (PACKED_SIZE, action_from_code, action_to_code, from_board,
-                                      from_packed, to_board, to_packed)
+from spidersolve.state.packed import (
+    PACKED_SIZE,
+    action_from_code,
+    action_to_code,
+    from_board,
+    from_packed,
+    to_board,
+    to_packed,
+)
 from spidersolve.state.perft import divide, perft
 
 DEALS = read_vectors("deals")
@@ -42,6 +56,7 @@ POSITIONS = read_vectors("positions")
 
 
 # -- helpers ---------------------------------------------------------------
+
 
 def board_of(game: Game) -> np.ndarray:
     return to_board(game.position, game.moves, game.score)
@@ -68,9 +83,9 @@ def live(board: np.ndarray) -> np.ndarray:
     """
     out = board.copy()
     for c in range(B.N_COLS):
-        out[c * B.CAP + int(board[B.LEN + c]):(c + 1) * B.CAP] = 0
-    out[B.STOCK:B.STOCK + 50 - int(board[B.NSTOCK])] = 0
-    out[B.REMOVED + int(board[B.NREMOVED]):B.REMOVED + 8] = 0
+        out[c * B.CAP + int(board[B.LEN + c]) : (c + 1) * B.CAP] = 0
+    out[B.STOCK : B.STOCK + 50 - int(board[B.NSTOCK])] = 0
+    out[B.REMOVED + int(board[B.NREMOVED]) : B.REMOVED + 8] = 0
     return out
 
 
@@ -101,8 +116,9 @@ def play_every_action(board: np.ndarray, game: Game, actions) -> None:
         assert removed == len(child.position.removed) - len(game.position.removed), action
         assert_board_is(board, child)
         K.undo_action(board, undo)
-        assert np.array_equal(live(board), live(before)), f"undo of {action.text()} from\n" \
-            f"{game.position.to_text()}"
+        assert np.array_equal(live(board), live(before)), (
+            f"undo of {action.text()} from\n{game.position.to_text()}"
+        )
 
 
 def column_features(pos: Position, c: int) -> set[tuple[int, int, int]]:
@@ -122,8 +138,10 @@ def xor_keys(features, variant: int) -> int:
 def canonical_key(pos: Position):
     """What the canonical hash must see: columns with their future stock, unordered."""
     deals = len(pos.stock) // 10
-    cols = sorted((pos.down[c], pos.up[c], tuple(pos.stock[10 * k + c] for k in range(deals)))
-                  for c in range(10))
+    cols = sorted(
+        (pos.down[c], pos.up[c], tuple(pos.stock[10 * k + c] for k in range(deals)))
+        for c in range(10)
+    )
     return len(pos.stock), tuple(cols)
 
 
@@ -131,13 +149,20 @@ def permuted(pos: Position, perm) -> Position:
     """Columns in the order ``perm``, each deal of the stock permuted the same way."""
     stock = []
     for k in range(len(pos.stock) // 10):
-        deal = pos.stock[10 * k:10 * k + 10]
+        deal = pos.stock[10 * k : 10 * k + 10]
         stock.extend(deal[perm[i]] for i in range(10))
-    return Position.make(pos.suits, pos.rules, [pos.down[p] for p in perm],
-                         [pos.up[p] for p in perm], stock, pos.removed)
+    return Position.make(
+        pos.suits,
+        pos.rules,
+        [pos.down[p] for p in perm],
+        [pos.up[p] for p in perm],
+        stock,
+        pos.removed,
+    )
 
 
 # -- golden vectors ------------------------------------------------------
+
 
 @pytest.mark.parametrize("row", DEALS, ids=vector_id)
 def test_deal_packs_and_lists_actions_like_the_reference(row):
@@ -153,9 +178,16 @@ def test_deal_packs_and_lists_actions_like_the_reference(row):
 
 
 def test_packed_offsets_follow_each_other_and_hold_104_cards():
-    fields = [(P.PACKED_LEN, B.N_COLS), (P.PACKED_FD, B.N_COLS), (P.PACKED_NSTOCK, 1),
-              (P.PACKED_NREMOVED, 1), (P.PACKED_REMOVED, 2), (P.PACKED_MOVES, 2),
-              (P.PACKED_SCORE, 2), (P.PACKED_CARDS, (104 * 6 + 7) // 8)]
+    fields = [
+        (P.PACKED_LEN, B.N_COLS),
+        (P.PACKED_FD, B.N_COLS),
+        (P.PACKED_NSTOCK, 1),
+        (P.PACKED_NREMOVED, 1),
+        (P.PACKED_REMOVED, 2),
+        (P.PACKED_MOVES, 2),
+        (P.PACKED_SCORE, 2),
+        (P.PACKED_CARDS, (104 * 6 + 7) // 8),
+    ]
     at = 0
     for offset, size in fields:
         assert offset == at
@@ -170,8 +202,9 @@ def test_kernel_perft_counts_the_action_sequences(row):
     if leaves != row["leaves"]:
         by_kernel = kernel.divide(pos, row["depth"])
         reference = dict(divide(pos, row["depth"]))
-        split = "\n".join(f"{a.text()}: kernel {n}, reference {reference.get(a)}"
-                          for a, n in by_kernel)
+        split = "\n".join(
+            f"{a.text()}: kernel {n}, reference {reference.get(a)}" for a, n in by_kernel
+        )
         pytest.fail(f"{row['code']} depth {row['depth']}: {leaves} != {row['leaves']}\n{split}")
 
 
@@ -200,10 +233,12 @@ def test_vector_line_played_on_the_board_matches_the_reference_at_every_step(row
         K.apply_action(board, action_to_code(action), undo)
         game = game.play(action)
         assert_board_is(board, game)
-    assert from_board(board, game.position.suits, game.position.rules).to_text() == \
-        row["position"]
-    assert (int(board[B.MOVES]), int(board[B.SCORE]), int(board[B.NREMOVED])) == \
-        (row["moves"], row["score"], row["removed"])
+    assert from_board(board, game.position.suits, game.position.rules).to_text() == row["position"]
+    assert (int(board[B.MOVES]), int(board[B.SCORE]), int(board[B.NREMOVED])) == (
+        row["moves"],
+        row["score"],
+        row["removed"],
+    )
     assert_same_actions(board, game.position)
 
 
@@ -267,6 +302,7 @@ def test_kernel_divide_is_the_reference_divide(row):
 
 
 # -- hypothesis: random codes and random legal walks ------------------------
+
 
 def walk_comparing(board, game, data, max_steps):
     """A random legal walk on the board and the reference side by side.
@@ -339,8 +375,9 @@ def test_search_hash_from_stock_shares_is_the_canonical_hash(code, data):
     cols = np.empty(10, np.uint64)
     for variant in (0, 1):
         ST.column_hashes(board, CARD_KEYS, parts, variant, cols)
-        assert H.combine(cols, board, variant) == \
-            H.canonical_hash(board, CARD_KEYS, STOCK_KEYS, variant)
+        assert H.combine(cols, board, variant) == H.canonical_hash(
+            board, CARD_KEYS, STOCK_KEYS, variant
+        )
 
 
 @settings(deadline=None, max_examples=60)
@@ -402,8 +439,10 @@ def test_column_zobrist_changes_by_the_keys_of_the_cards_moved(code, data):
             moved = {(slot + i, card, 0) for i, card in enumerate(pos.up[src][-n:])}
             assert after[dst] == before[v][dst] ^ xor_keys(moved, v)
             if len(pos.up[src]) > n or not pos.down[src]:  # nothing turned up in src
-                moved_from = {(len(pos.down[src]) + len(pos.up[src]) - n + i, card, 0)
-                              for i, card in enumerate(pos.up[src][-n:])}
+                moved_from = {
+                    (len(pos.down[src]) + len(pos.up[src]) - n + i, card, 0)
+                    for i, card in enumerate(pos.up[src][-n:])
+                }
                 assert after[src] == before[v][src] ^ xor_keys(moved_from, v)
         K.undo_action(board, undo)
 
@@ -442,8 +481,7 @@ def test_action_codes_round_trip():
 
 @settings(deadline=None, max_examples=40)
 @given(codes, st.data())
-def test_a_moves_hash_terms_and_beam_key_updated_from_two_columns_equal_a_full_recount(
-        code, data):
+def test_a_moves_hash_terms_and_beam_key_updated_from_two_columns_equal_a_full_recount(code, data):
     """The search's and the line beam's child updates equal hashing the child afresh."""
     from spidersolve.search import _lines as L
     from spidersolve.search import _table as ST
@@ -452,13 +490,19 @@ def test_a_moves_hash_terms_and_beam_key_updated_from_two_columns_equal_a_full_r
 
     root = to_board(Game.start(code.position()).position)
     parts = ST.stock_parts(root, STOCK_KEYS)
-    row = np.array(weights_row(face_down=5, breaks=4, mixed=3, empty=2, removed=30,
-                               buried=2), np.int64)
+    row = np.array(
+        weights_row(face_down=5, breaks=4, mixed=3, empty=2, removed=30, buried=2), np.int64
+    )
     pos = random_walk(data, code)[-1].position
     board = to_board(pos)
     level = board[B.NSTOCK] // 10
-    cols = np.array([[H.column_zobrist(board, c, CARD_KEYS, v) ^ parts[v, level, c]
-                      for c in range(10)] for v in (0, 1)], np.uint64)
+    cols = np.array(
+        [
+            [H.column_zobrist(board, c, CARD_KEYS, v) ^ parts[v, level, c] for c in range(10)]
+            for v in (0, 1)
+        ],
+        np.uint64,
+    )
     col_terms = np.array([SK.column_terms(board, c) for c in range(10)], np.int64)
     terms = np.empty(SK.N_WEIGHTS, np.int64)
     SK.features(board, terms)
@@ -474,15 +518,17 @@ def test_a_moves_hash_terms_and_beam_key_updated_from_two_columns_equal_a_full_r
         child = to_board(apply(pos, action)[0])
         for v in (0, 1):
             parent_hash = np.uint64(H.canonical_hash(board, CARD_KEYS, STOCK_KEYS, v))
-            assert ST.moved_hash(parent_hash, cols[v], child, code_, CARD_KEYS, parts, v) == \
-                H.canonical_hash(child, CARD_KEYS, STOCK_KEYS, v), action.text()
+            assert ST.moved_hash(
+                parent_hash, cols[v], child, code_, CARD_KEYS, parts, v
+            ) == H.canonical_hash(child, CARD_KEYS, STOCK_KEYS, v), action.text()
         moved = np.empty(SK.N_WEIGHTS, np.int64)
         SK.moved_terms(terms, col_terms, child, code_, moved)
         fresh = np.empty(SK.N_WEIGHTS, np.int64)
         SK.features(child, fresh)
         assert list(moved) == list(fresh), action.text()
-        assert L._moved_key(key, hashes, child, code_, CARD_KEYS, parts[0]) == \
-            H.zobrist_hash(child, CARD_KEYS, STOCK_KEYS, 0), action.text()
+        assert L._moved_key(key, hashes, child, code_, CARD_KEYS, parts[0]) == H.zobrist_hash(
+            child, CARD_KEYS, STOCK_KEYS, 0
+        ), action.text()
 
 
 def test_kernel_divide_at_depth_0_bug():
@@ -520,8 +566,9 @@ def test_importing_the_search_touches_no_cache_file_bug(tmp_path, monkeypatch):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     env = dict(os.environ)
     files = _stale_cache_files(cache_dir("search"))  # NUMBA_CACHE_DIR/search_<sha1>
-    subprocess.run([sys.executable, "-c", "import spidersolve.search, spidersolve.state"],
-                   env=env, check=True)
+    subprocess.run(
+        [sys.executable, "-c", "import spidersolve.search, spidersolve.state"], env=env, check=True
+    )
     assert all(path.exists() for path in files)
 
 
@@ -554,7 +601,13 @@ def test_the_stale_cache_check_covers_every_kernel_file_of_state_and_search():
     from spidersolve.search.compiled import kernel_sources
 
     names = {(path.parent.name, path.name) for path in kernel_sources("search")}
-    assert {("state", "_kernels.py"), ("search", "_kernels.py"), ("search", "_lines.py"),
-            ("search", "_terms.py"), ("search", "_table.py"), ("search", "_heap.py")} <= names
+    assert {
+        ("state", "_kernels.py"),
+        ("search", "_kernels.py"),
+        ("search", "_lines.py"),
+        ("search", "_terms.py"),
+        ("search", "_table.py"),
+        ("search", "_heap.py"),
+    } <= names
     assert not {name for folder, name in names if name in ("solver.py", "compiled.py")}
     assert {path.parent.name for path in kernel_sources("state")} == {"state"}

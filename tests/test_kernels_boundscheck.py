@@ -95,7 +95,12 @@ SCRIPT = textwrap.dedent("""
 def test_kernels_run_clean_with_numba_bounds_checking(tmp_path):
     env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(tmp_path / "numba"))
     vectors = Path(__file__).parent / "vectors"
-    proc = subprocess.run([sys.executable, "-c", SCRIPT, str(vectors)], env=env,
-                          capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [sys.executable, "-c", SCRIPT, str(vectors)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.startswith("ok "), proc.stdout

@@ -29,13 +29,23 @@ def test_notebook_runs_on_a_small_batch_it_makes(tmp_path, monkeypatch):
     # user's Jupyter directories could point at another Python.
     spec = tmp_path / "jupyter" / "kernels" / "spidersolve-test"
     spec.mkdir(parents=True)
-    (spec / "kernel.json").write_text(json.dumps({
-        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-        "display_name": "spidersolve test", "language": "python"}))
+    (spec / "kernel.json").write_text(
+        json.dumps(
+            {
+                "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                "display_name": "spidersolve test",
+                "language": "python",
+            }
+        )
+    )
     monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "jupyter"))
     nb = nbformat.read(NOTEBOOK, as_version=4)
-    client = NotebookClient(nb, timeout=600, kernel_name="spidersolve-test",
-                            resources={"metadata": {"path": str(tmp_path)}})
+    client = NotebookClient(
+        nb,
+        timeout=600,
+        kernel_name="spidersolve-test",
+        resources={"metadata": {"path": str(tmp_path)}},
+    )
     client.execute()
     outputs = [out for cell in nb.cells if cell.cell_type == "code" for out in cell.outputs]
     assert not [out for out in outputs if out.output_type == "error"]

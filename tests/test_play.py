@@ -15,16 +15,22 @@ from spidersolve.play import MAX_UNDO, PlaySession, click_action, fitting_action
 from spidersolve.state import Action, Game, GameCode, Position, legal_actions, parse_line, replay
 
 VECTORS = Path(__file__).parent / "vectors"
-WINS = [json.loads(line) for line in (VECTORS / "wins.jsonl").read_text().splitlines()
-        if line.strip()]
+WINS = [
+    json.loads(line) for line in (VECTORS / "wins.jsonl").read_text().splitlines() if line.strip()
+]
 
 
 def win(code: str) -> dict:
     return next(w for w in WINS if w["code"] == code)
 
 
-def position_text(up: dict[int, str], suits: int = 1, rules: str = "classic",
-                  stock_deals: int = 0, down: dict[int, str] | None = None) -> str:
+def position_text(
+    up: dict[int, str],
+    suits: int = 1,
+    rules: str = "classic",
+    stock_deals: int = 0,
+    down: dict[int, str] | None = None,
+) -> str:
     """Position text with the face-up cards ``up`` (columns 1..10, bottom to top).
 
     A column missing from ``up`` gets the highest card left, a king while
@@ -38,17 +44,22 @@ def position_text(up: dict[int, str], suits: int = 1, rules: str = "classic",
     left.subtract(parse_card(t) for t in given if t != "??")
     for c in range(1, 11):
         if c not in up:
-            high = max((card for card in left if left[card] > 0),
-                       key=lambda card: (card_rank(card), left[card]))
+            high = max(
+                (card for card in left if left[card] > 0),
+                key=lambda card: (card_rank(card), left[card]),
+            )
             up[c] = card_text(high)
             left[high] -= 1
             given.append(up[c])
-    rest = sorted(left.elements())[given.count("??"):]
-    stock, rest = rest[:10 * stock_deals], rest[10 * stock_deals:]
+    rest = sorted(left.elements())[given.count("??") :]
+    stock, rest = rest[: 10 * stock_deals], rest[10 * stock_deals :]
     dump = max(c for c in up if up[c] and c not in down)
     down[dump] = " ".join(card_text(c) for c in rest)
-    lines = [f"spider {suits} {rules}", "removed:",
-             " ".join(["stock:"] + [card_text(c) for c in stock])]
+    lines = [
+        f"spider {suits} {rules}",
+        "removed:",
+        " ".join(["stock:"] + [card_text(c) for c in stock]),
+    ]
     for c in range(1, 11):
         lines.append(" ".join(f"{c}: {down.get(c, '')} | {up[c]}".split()))
     return "\n".join(lines) + "\n"
@@ -101,10 +112,9 @@ def test_undo_brings_back_a_removed_run_with_the_score_and_the_move_counter():
     start = GameCode.parse(game["code"]).position()
     actions = parse_line(game["line"])
     # The first action that removes a run.
-    k = next(i for i in range(1, len(actions) + 1)
-             if replay(start, actions[:i]).position.removed)
-    before = replay(start, actions[:k - 1])
-    session = PlaySession(before, actions[:k - 1])
+    k = next(i for i in range(1, len(actions) + 1) if replay(start, actions[:i]).position.removed)
+    before = replay(start, actions[: k - 1])
+    session = PlaySession(before, actions[: k - 1])
     out = session.handle(actions[k - 1].text())
     assert "removed a run of spades (+100)" in out
     assert session.game.score == max(0, before.score - 1) + 100
@@ -114,7 +124,7 @@ def test_undo_brings_back_a_removed_run_with_the_score_and_the_move_counter():
     assert session.game == before
     assert "removed: 0 runs" in out
     assert f"moves: {before.moves} | score: {before.score}" in out
-    assert session.line == " ".join(a.text() for a in actions[:k - 1])
+    assert session.line == " ".join(a.text() for a in actions[: k - 1])
 
 
 def test_undo_takes_back_100_actions_and_the_101st_undo_has_nothing_more_to_undo():
@@ -125,7 +135,7 @@ def test_undo_takes_back_100_actions_and_the_101st_undo_has_nothing_more_to_undo
         out = session.handle("1>2" if i % 2 == 0 else "2>1")
         assert not out.startswith("refused"), out
     assert session.game.moves == 110
-    for i in range(MAX_UNDO):
+    for _ in range(MAX_UNDO):
         assert session.handle("undo").startswith("undid ")
     assert (session.game.moves, session.game.score) == (10, 490)
     assert session.handle("undo").startswith("refused: nothing more to undo")
@@ -141,9 +151,22 @@ def test_undo_at_the_start_has_nothing_to_undo():
 def test_line_after_quit_holds_the_after_actions_and_leaves_out_undone_ones():
     game = win("SP1-S1C-AAAAAAD")
     first = game["line"].split()
-    result = run_cli([game["code"], "--after", " ".join(first[:3])],
-                     [first[3], first[4], "undo", first[4], first[5], "undo", "undo", "undo",
-                      "undo", "quit", "help"])
+    result = run_cli(
+        [game["code"], "--after", " ".join(first[:3])],
+        [
+            first[3],
+            first[4],
+            "undo",
+            first[4],
+            first[5],
+            "undo",
+            "undo",
+            "undo",
+            "undo",
+            "quit",
+            "help",
+        ],
+    )
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     # The fifth undo would reach into --after: refused.
@@ -168,8 +191,7 @@ def test_line_is_empty_when_nothing_was_played():
 def test_the_table_hides_face_down_cards_and_shows_counters():
     session = PlaySession(Game.start(GameCode.parse("SP1-S4C-AAAAAAD").position()))
     table = session.start().splitlines()
-    assert table[0] == ("stock: 50 cards, 5 deals left | removed: 0 runs | moves: 0 | "
-                        "score: 500")
+    assert table[0] == ("stock: 50 cards, 5 deals left | removed: 0 runs | moves: 0 | score: 500")
     assert table[1] == " 1: ## ## ## ## ## 2C"
     assert table[10] == "10: ## ## ## ## 5D"
     assert sum(row.count("##") for row in table) == 44
@@ -179,8 +201,9 @@ def test_words_say_face_down_cards_only_as_a_count():
     position = GameCode.parse("SP1-S4C-AAAAAAD").position()
     session = PlaySession(Game.start(position), words=True)
     out = session.start()
-    assert out.startswith("Stock: 50 cards, 5 deals left; no runs removed. "
-                          "Column 1: 5 face down, then 2 of clubs;")
+    assert out.startswith(
+        "Stock: 50 cards, 5 deals left; no runs removed. Column 1: 5 face down, then 2 of clubs;"
+    )
     assert out.endswith("Moves: 0; score: 500.")
     assert "##" not in out
     assert session.handle("1>8").splitlines()[-1].endswith("Moves: 1; score: 499.")
@@ -205,39 +228,72 @@ def test_move_without_a_count_takes_the_one_group_size_that_fits_the_card():
 
 def test_move_without_a_count_onto_an_empty_column_takes_the_whole_movable_group():
     session = session_for(position_text({1: "KH 9S 8S 7S", 2: ""}, suits=2))
-    assert session.handle("1>2").startswith("1>2x3: move 9S 8S 7S from column 1 to the empty column 2")
+    assert session.handle("1>2").startswith(
+        "1>2x3: move 9S 8S 7S from column 1 to the empty column 2"
+    )
 
 
 def test_move_with_a_count_moves_exactly_that_many_cards():
     session = session_for(position_text({1: "KH 9S 8S 7S", 2: ""}, suits=2))
-    assert session.handle("1>2x2").startswith("1>2x2: move 8S 7S from column 1 to the empty column 2")
+    assert session.handle("1>2x2").startswith(
+        "1>2x2: move 8S 7S from column 1 to the empty column 2"
+    )
 
 
 REFUSALS = [
-    ("not one rank lower", {1: "5S", 2: "9H"}, "1>2",
-     "refused: 1>2: 5S is not one rank below 9H (the top card of column 2)"),
-    ("not one rank lower with a count", {1: "6S 5S", 2: "9H"}, "1>2x2",
-     "refused: 1>2x2: 6S is not one rank below 9H (the top card of column 2)"),
-    ("group of two suits under classic rules", {1: "7H 6S", 2: "8D"}, "1>2",
-     "refused: 1>2x2: the group 7H 6S is not one suit, as Classic rules require"),
-    ("group that does not descend", {1: "7H 9S", 2: "8D"}, "1>2x2",
-     "refused: 1>2x2: 9S is not one rank below 7H: the group is not a descending run"),
-    ("onto an ace", {1: "5S", 2: "AH"}, "1>2",
-     "refused: 1>2: nothing can go onto an ace (column 2 ends in AH)"),
-    ("from an empty column", {1: "5S", 2: ""}, "2>1",
-     "refused: column 2 is empty"),
-    ("onto itself", {1: "5S"}, "1>1",
-     "refused: a column cannot move onto itself"),
-    ("more cards than face up", {1: "5S"}, "1>2x3",
-     "refused: 1>2x3: column 1 has 1 face-up card, not 3"),
-    ("column out of range", {1: "5S"}, "11>2",
-     "refused: source column 11 is not 1..10"),
-    ("click with nothing to take the group", {1: "5S", 2: "9H", 3: "KD"}, "1",
-     "refused: nothing can take 5S from column 1: no other column ends in a 6, and no "
-     "column is empty"),
-    ("click with nothing to take a group", {1: "6S 5S", 2: "9H"}, "1",
-     "refused: nothing can take 6S 5S from column 1: no other column ends in a 6 or a 7 (one "
-     "rank above a card of the group), and no column is empty"),
+    (
+        "not one rank lower",
+        {1: "5S", 2: "9H"},
+        "1>2",
+        "refused: 1>2: 5S is not one rank below 9H (the top card of column 2)",
+    ),
+    (
+        "not one rank lower with a count",
+        {1: "6S 5S", 2: "9H"},
+        "1>2x2",
+        "refused: 1>2x2: 6S is not one rank below 9H (the top card of column 2)",
+    ),
+    (
+        "group of two suits under classic rules",
+        {1: "7H 6S", 2: "8D"},
+        "1>2",
+        "refused: 1>2x2: the group 7H 6S is not one suit, as Classic rules require",
+    ),
+    (
+        "group that does not descend",
+        {1: "7H 9S", 2: "8D"},
+        "1>2x2",
+        "refused: 1>2x2: 9S is not one rank below 7H: the group is not a descending run",
+    ),
+    (
+        "onto an ace",
+        {1: "5S", 2: "AH"},
+        "1>2",
+        "refused: 1>2: nothing can go onto an ace (column 2 ends in AH)",
+    ),
+    ("from an empty column", {1: "5S", 2: ""}, "2>1", "refused: column 2 is empty"),
+    ("onto itself", {1: "5S"}, "1>1", "refused: a column cannot move onto itself"),
+    (
+        "more cards than face up",
+        {1: "5S"},
+        "1>2x3",
+        "refused: 1>2x3: column 1 has 1 face-up card, not 3",
+    ),
+    ("column out of range", {1: "5S"}, "11>2", "refused: source column 11 is not 1..10"),
+    (
+        "click with nothing to take the group",
+        {1: "5S", 2: "9H", 3: "KD"},
+        "1",
+        "refused: nothing can take 5S from column 1: no other column ends in a 6, and no "
+        "column is empty",
+    ),
+    (
+        "click with nothing to take a group",
+        {1: "6S 5S", 2: "9H"},
+        "1",
+        "refused: nothing can take 6S 5S from column 1: no other column ends in a 6 or a 7 (one "
+        "rank above a card of the group), and no column is empty",
+    ),
 ]
 
 
@@ -252,7 +308,9 @@ def test_a_refused_command_explains_its_rule_and_is_not_a_move(name, up, command
 def test_relaxed_rules_move_a_group_of_two_suits():
     text = position_text({1: "7H 6S", 2: "8D"}, suits=4, rules="relaxed")
     session = session_for(text)
-    assert session.handle("1>2").startswith("1>2x2: move 7H 6S from column 1 onto the 8D in column 2")
+    assert session.handle("1>2").startswith(
+        "1>2x2: move 7H 6S from column 1 onto the 8D in column 2"
+    )
 
 
 def test_deal_is_refused_while_a_column_is_empty():
@@ -271,8 +329,7 @@ def test_a_position_with_no_legal_action_is_reported_lost():
     # Eight aces and two kings on top, no empty column, no stock.
     up = {c: "AS" for c in range(1, 9)} | {9: "KS", 10: "KS"}
     session = session_for(position_text(up))
-    assert session.start().splitlines()[-1].startswith("no legal action is left: the game is "
-                                                        "lost")
+    assert session.start().splitlines()[-1].startswith("no legal action is left: the game is lost")
     assert not session.finished
 
 
@@ -282,14 +339,18 @@ def test_the_move_that_leaves_no_legal_action_says_the_game_is_lost():
     session = session_for(position_text(up))
     assert "lost" not in session.start()
     out = session.handle("10>8")
-    assert out.startswith("10>8: move the AS from column 10 onto the 2S in column 8; the KS in column 10 "
-                          "turns up")
-    assert out.splitlines()[-2] == "10: ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## " \
-        "## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## " \
-        "## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## " \
+    assert out.startswith(
+        "10>8: move the AS from column 10 onto the 2S in column 8; the KS in column 10 turns up"
+    )
+    assert (
+        out.splitlines()[-2] == "10: ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## "
+        "## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## "
+        "## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## "
         "## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## ## KS"
-    assert out.splitlines()[-1] == ("no legal action is left: the game is lost (undo to go "
-                                    "back, or quit)")
+    )
+    assert out.splitlines()[-1] == (
+        "no legal action is left: the game is lost (undo to go back, or quit)"
+    )
 
 
 def test_unknown_commands_point_to_help():
@@ -378,13 +439,16 @@ def test_hint_text_says_the_status_and_the_action():
     action = Action.parse("1>8")
     res = namedtuple("Res", "status action words line nodes seconds")
     proven = hint_text(res("proven", action, None, [action] * 5, 1200, 0.25), position)
-    assert proven == ("hint: 1>8 (move the 2C from column 1 onto the 3S in column 8; the KD in "
-                      "column 1 turns up); proven: it leads to a "
-                      "win in 5 actions (1200 nodes, 0.2 s)")
+    assert proven == (
+        "hint: 1>8 (move the 2C from column 1 onto the 3S in column 8; the KD in "
+        "column 1 turns up); proven: it leads to a "
+        "win in 5 actions (1200 nodes, 0.2 s)"
+    )
     unproven = hint_text(res("unproven", action, "move it", None, 167000, 3.0), position)
     assert unproven.startswith("hint: 1>8 (move it); unproven: no win found within 167000")
     assert hint_text(res("lost", None, None, None, 10, 0.0), position).startswith(
-        "hint: lost: no winning line exists from here")
+        "hint: lost: no winning line exists from here"
+    )
 
 
 def test_hint_for_the_last_move_of_a_won_game_is_proven():
@@ -400,8 +464,10 @@ def test_hint_for_the_last_move_of_a_won_game_is_proven():
 
 # -- moves, short forms, redo, restart ---------------------------------------------------------
 def test_moves_lists_every_legal_action_as_typed_and_each_typed_form_plays_that_action():
-    for text in (position_text({1: "KH 9S 8S 7S", 2: "", 3: "TH"}, suits=2, stock_deals=1),
-                 GameCode.parse("SP1-S2C-AAAAAAD").position().to_text()):
+    for text in (
+        position_text({1: "KH 9S 8S 7S", 2: "", 3: "TH"}, suits=2, stock_deals=1),
+        GameCode.parse("SP1-S2C-AAAAAAD").position().to_text(),
+    ):
         position = Position.from_text(text)
         session = session_for(text)
         out = session.handle("moves")
@@ -460,8 +526,10 @@ def test_redo_plays_again_what_undo_took_back_until_a_new_action():
 def test_restart_goes_back_to_the_start_and_redo_plays_the_game_forward():
     game = win("SP1-S1C-AAAAAAD")
     first = game["line"].split()
-    result = run_cli([game["code"], "--after", first[0]],
-                     [first[1], first[2], "restart", "restart", "redo", "quit"])
+    result = run_cli(
+        [game["code"], "--after", first[0]],
+        [first[1], first[2], "restart", "restart", "redo", "quit"],
+    )
     assert result.exit_code == 0, result.output
     out = result.output
     assert "restarted: back to the start (2 actions to redo)" in out
@@ -473,8 +541,9 @@ def test_restart_goes_back_to_the_start_and_redo_plays_the_game_forward():
 def test_score_and_a_refusal_print_one_line_and_an_action_prints_the_table():
     session = PlaySession(Game.start(GameCode.parse("SP1-S1C-AAAAAAD").position()))
     assert session.handle("score") == "moves: 0, score: 500"
-    assert session.handle("1>2") == ("refused: 1>2: 2S is not one rank below 6S (the top card "
-                                      "of column 2)")
+    assert session.handle("1>2") == (
+        "refused: 1>2: 2S is not one rank below 6S (the top card of column 2)"
+    )
     assert len(session.handle("1>8").splitlines()) == 12  # what it did, counters, 10 columns
 
 
@@ -496,12 +565,14 @@ def test_the_table_marks_the_cards_just_moved():
 # -- new deals -----------------------------------------------------------------------------------
 def test_play_without_source_deals_a_new_random_game_and_prints_its_code(monkeypatch):
     import secrets
+
     monkeypatch.setattr(secrets, "randbelow", lambda n: 3)
     result = run_cli([], ["quit"])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[0] == ("new deal: SP1-S1C-AAAAAAD (play it again with: spidersolve play "
-                        "SP1-S1C-AAAAAAD)")
+    assert lines[0] == (
+        "new deal: SP1-S1C-AAAAAAD (play it again with: spidersolve play SP1-S1C-AAAAAAD)"
+    )
     assert lines[2] == " 1: ## ## ## ## ## 2S"
     result = run_cli(["--suits", "4"], ["quit"])
     assert result.output.startswith("new deal: SP1-S4C-AAAAAAD")
@@ -534,9 +605,13 @@ def test_save_writes_the_position_reached_and_play_file_resumes_it(tmp_path):
     assert f"saved to {path} after 5 moves: 'spidersolve play {path}' resumes it" in result.output
     text = path.read_text(encoding="utf-8")
     reached = replay(GameCode.parse(game["code"]).position(), " ".join(first[:5]))
-    assert text.splitlines()[:5] == ["# spidersolve saved game", f"# start: {game['code']}",
-                                     "# line: " + " ".join(first[:5]), "# moves: 5",
-                                     f"# score: {reached.score}"]
+    assert text.splitlines()[:5] == [
+        "# spidersolve saved game",
+        f"# start: {game['code']}",
+        "# line: " + " ".join(first[:5]),
+        "# moves: 5",
+        f"# score: {reached.score}",
+    ]
     assert Position.from_text(text) == reached.position  # any command reads it as a position
     assert [p.name for p in tmp_path.iterdir()] == ["game.txt"]
     # Resume, finish the game, and the line is the whole game from the code.
@@ -544,8 +619,10 @@ def test_save_writes_the_position_reached_and_play_file_resumes_it(tmp_path):
     result = run_cli([str(path)], rest)
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[0] == f"resumed {path}: 5 moves, score {reached.score}"
-    assert f"you won: all 8 runs removed in {game['moves']} moves, final score " \
+    assert (
+        f"you won: all 8 runs removed in {game['moves']} moves, final score "
         f"{game['score']}" in result.output
+    )
     assert result.output.splitlines()[-1] == "line: " + game["line"]
 
 
@@ -557,7 +634,8 @@ def test_a_saved_game_whose_line_does_not_lead_to_its_position_is_refused(tmp_pa
     assert result.exit_code == 2
     assert result.output.splitlines() == [
         f"error: {path}: the line from SP1-S1C-AAAAAAD does not lead to the saved position, "
-        "moves and score"]
+        "moves and score"
+    ]
     path.write_text(path.read_text().replace("# line: 1>8", "# line: 1>2"))
     assert "the line does not replay from SP1-S1C-AAAAAAD" in run_cli([str(path)], []).output
 
@@ -594,8 +672,9 @@ class Pty:
         import subprocess
 
         self.master, slave = pty.openpty()
-        self.proc = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave, env=env,
-                                     close_fds=True)
+        self.proc = subprocess.Popen(
+            args, stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True
+        )
         os.close(slave)
         self.seen, self.at = "", 0
 
@@ -605,9 +684,9 @@ class Pty:
         import time
 
         deadline = time.time() + timeout
-        while text not in self.seen[self.at:]:
+        while text not in self.seen[self.at :]:
             left = deadline - time.time()
-            assert left > 0, f"no {text!r} in {self.seen[self.at:][-800:]!r}"
+            assert left > 0, f"no {text!r} in {self.seen[self.at :][-800:]!r}"
             ready, _, _ = select.select([self.master], [], [], left)
             if ready:
                 try:
@@ -653,14 +732,16 @@ def play_on_a_pty(keys, no_color: bool = False, args=("SP1-S4C-AAAAAAD",)) -> st
 
 
 def test_on_a_terminal_the_arrow_keys_edit_the_line_and_recall_history():
-    out = play_on_a_pty([
-        (b"score\r", "moves: 0, score: 500"),
-        # "18" then left arrow, then ">" typed before the 8: the line reads 1>8.
-        (b"18\x1b[D>\r", "1>8: move the 2C from column 1"),
-        # Up twice recalls "score".
-        (b"\x1b[A\x1b[A\r", "moves: 1, score: 499"),
-        (b"quit\r", "line: 1>8"),
-    ])
+    out = play_on_a_pty(
+        [
+            (b"score\r", "moves: 0, score: 500"),
+            # "18" then left arrow, then ">" typed before the 8: the line reads 1>8.
+            (b"18\x1b[D>\r", "1>8: move the 2C from column 1"),
+            # Up twice recalls "score".
+            (b"\x1b[A\x1b[A\r", "moves: 1, score: 499"),
+            (b"quit\r", "line: 1>8"),
+        ]
+    )
     assert "^[[A" not in out and "^[[D" not in out
 
 

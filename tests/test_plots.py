@@ -16,8 +16,11 @@ PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 @pytest.fixture
 def results(tmp_path):
-    rows = hand_table() + [result_row(2, "classic", d, "won", 100 * (d + 1), moves=150)
-                           for d in range(4)] + [result_row(2, "classic", 4, "lost", 800)]
+    rows = (
+        hand_table()
+        + [result_row(2, "classic", d, "won", 100 * (d + 1), moves=150) for d in range(4)]
+        + [result_row(2, "classic", 4, "lost", 800)]
+    )
     store = ResultStore(tmp_path / "res")
     store.open_for_writing()
     store.write_part(rows, {"run_id": "p"}, 0)
@@ -35,9 +38,12 @@ def test_winrate_figure_has_two_lines_and_a_band_per_group(results):
     assert ax.get_xlabel() and ax.get_ylabel()
     assert "18 results" in ax.get_title() and "1,000" in ax.get_title()
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert labels == ["1 suit, classic (N=10)", "2 suits, classic (N=5)",
-                      "4 suits, relaxed (N=3)",
-                      "dashed: 1 - lost/N, the upper bound (same colours)"]
+    assert labels == [
+        "1 suit, classic (N=10)",
+        "2 suits, classic (N=5)",
+        "4 suits, relaxed (N=3)",
+        "dashed: 1 - lost/N, the upper bound (same colours)",
+    ]
     # The 1-suit lower bound ends at 7/10, its upper bound at 1 - 1/10.
     low, high = ax.get_lines()[:2]
     assert low.get_ydata()[-1] == pytest.approx(0.7)
@@ -54,13 +60,17 @@ def test_nodes_figure_has_one_histogram_per_group_with_wins(results):
     assert ax.get_xscale() == "log"
     assert "11 won" in ax.get_title()
     assert [t.get_text() for t in ax.get_legend().get_texts()] == [
-        "1 suit, classic: 7 won of 10", "2 suits, classic: 4 won of 5"]
+        "1 suit, classic: 7 won of 10",
+        "2 suits, classic: 4 won of 5",
+    ]
 
 
 def test_lines_figure_shows_length_and_score(results):
     fig = lines_figure(load_results(results))
-    assert [ax.get_xlabel() for ax in fig.axes] == ["line length (moves, deals included)",
-                                                    "final score"]
+    assert [ax.get_xlabel() for ax in fig.axes] == [
+        "line length (moves, deals included)",
+        "final score",
+    ]
     assert all(len(ax.patches) == 2 for ax in fig.axes)
 
 
@@ -77,8 +87,9 @@ def test_stats_plot_writes_two_pngs(results, tmp_path):
 def test_plots_of_results_with_no_win_are_still_drawn(tmp_path):
     store = ResultStore(tmp_path / "res")
     store.open_for_writing()
-    store.write_part([result_row(4, "classic", d, "unknown", 1000) for d in range(3)],
-                     {"run_id": "q"}, 0)
+    store.write_part(
+        [result_row(4, "classic", d, "unknown", 1000) for d in range(3)], {"run_id": "q"}, 0
+    )
     target = tmp_path / "none.png"
     result = CliRunner().invoke(cli, ["stats", str(tmp_path / "res"), "--plot", str(target)])
     assert result.exit_code == 0, result.output

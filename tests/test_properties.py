@@ -12,6 +12,7 @@ from spidersolve.cards import UNKNOWN, deck_counts, make_card
 from spidersolve.state import DEAL, Action, GameCode, Position, legal_actions, why_illegal
 from spidersolve.state.rules import START_SCORE
 
+
 def card_multiset(position: Position) -> Counter:
     """Table + stock + removed runs, card by card."""
     seen = Counter(position.stock)
@@ -44,10 +45,12 @@ def test_position_text_round_trips_along_a_random_walk(code, data):
     assert Position.from_text(position.to_text()) == position
     # Hiding some face-down cards as ?? still round-trips.
     hide = data.draw(st.sets(st.integers(0, 9)))
-    down = [tuple(UNKNOWN for _ in col) if c in hide else col
-            for c, col in enumerate(position.down)]
-    hidden = Position.make(position.suits, position.rules, down, position.up, position.stock,
-                           position.removed)
+    down = [
+        tuple(UNKNOWN for _ in col) if c in hide else col for c, col in enumerate(position.down)
+    ]
+    hidden = Position.make(
+        position.suits, position.rules, down, position.up, position.stock, position.removed
+    )
     assert Position.from_text(hidden.to_text()) == hidden
 
 
@@ -64,7 +67,7 @@ def test_random_legal_walk_keeps_the_deck_and_follows_the_score_rules(code, data
         assert runs >= 0
         assert after.moves == before.moves + 1
         assert after.score == max(0, before.score - 1) + 100 * runs
-        assert after.position.removed[:len(before.position.removed)] == before.position.removed
+        assert after.position.removed[: len(before.position.removed)] == before.position.removed
         # SPEC 5: the table settles; no face-down card is left uncovered
         assert all(after.position.up[c] or not after.position.down[c] for c in range(10))
         assert len(after.position.stock) <= len(before.position.stock)
@@ -77,7 +80,8 @@ def test_random_legal_walk_keeps_the_deck_and_follows_the_score_rules(code, data
 @given(codes, st.data())
 def test_legal_actions_are_exactly_the_actions_why_illegal_accepts(code, data):
     position = random_walk(data, code, max_steps=150)[-1].position
-    candidates = [Action(s, d, n) for s in range(10) for d in range(10) if s != d
-                  for n in range(1, 14)] + [DEAL]
+    candidates = [
+        Action(s, d, n) for s in range(10) for d in range(10) if s != d for n in range(1, 14)
+    ] + [DEAL]
     accepted = [a for a in candidates if why_illegal(position, a) is None]
     assert accepted == legal_actions(position)

@@ -21,8 +21,9 @@ LONG = ["SP1-S4C-AAAAAFS", "--after", "deal deal deal", "--nodes", "3000000"]
 
 def interrupt(args, cwd=None, wait=2.5):
     """Run the command, send it SIGINT after ``wait`` s; (status, stderr, seconds to exit)."""
-    proc = subprocess.Popen(CLI + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            cwd=cwd, text=True)
+    proc = subprocess.Popen(
+        CLI + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, text=True
+    )
     time.sleep(wait)
     assert proc.poll() is None, "the command ended before it could be interrupted"
     sent = time.monotonic()
@@ -44,11 +45,14 @@ def test_ctrl_c_stops_a_long_search_bug(command):
     assert seconds < 3  # within a second on an idle machine; slack for a loaded one
 
 
-@pytest.mark.parametrize("args,wait", [
-    (["hint", "SP1-S4C-AAAAAAD", "--honest"], 1.2),
-    (["hint", "SP1-S4C-AAAAAAD", "--honest", "--nodes", "1e6"], 2.5),
-    (["autoplay", "SP1-S1C-AAAAAAD", "--honest"], 2.5),
-])
+@pytest.mark.parametrize(
+    "args,wait",
+    [
+        (["hint", "SP1-S4C-AAAAAAD", "--honest"], 1.2),
+        (["hint", "SP1-S4C-AAAAAAD", "--honest", "--nodes", "1e6"], 2.5),
+        (["autoplay", "SP1-S1C-AAAAAAD", "--honest"], 2.5),
+    ],
+)
 def test_ctrl_c_stops_the_honest_player_searching_on_two_threads(args, wait):
     """The sample searches run on a thread pool: Ctrl-C stops them all through its flag."""
     status, err, seconds = interrupt(args, wait=wait)
@@ -84,9 +88,25 @@ def test_ctrl_c_stops_a_deep_perft_bug(engine):
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_ctrl_c_stops_a_batch_in_process_bug(tmp_path, workers):
     out = tmp_path / "res"
-    status, err, seconds = interrupt(["batch", "--suits", "4", "--deals", "0:40", "--nodes",
-                                      "3000000", "--workers", workers, "--chunk", "1",
-                                      "--quiet", "--out", str(out)], wait=4)
+    status, err, seconds = interrupt(
+        [
+            "batch",
+            "--suits",
+            "4",
+            "--deals",
+            "0:40",
+            "--nodes",
+            "3000000",
+            "--workers",
+            workers,
+            "--chunk",
+            "1",
+            "--quiet",
+            "--out",
+            str(out),
+        ],
+        wait=4,
+    )
     assert status == 130
     assert err == "error: interrupted\n"
     assert seconds < 3
@@ -112,16 +132,36 @@ def test_a_set_stop_flag_ends_the_search_and_the_beam_at_once():
     position = GameCode.parse("SP1-S1C-AAAAAAD").position()
     weights = np.asarray(DEFAULT_WEIGHTS, np.int64)
     result = np.zeros(8, np.int64)
-    K.search(to_board(position), False, 100_000, weights, CARD_KEYS, STOCK_KEYS, result,
-             np.ones(1, np.int64))
+    K.search(
+        to_board(position),
+        False,
+        100_000,
+        weights,
+        CARD_KEYS,
+        STOCK_KEYS,
+        result,
+        np.ones(1, np.int64),
+    )
     assert (result[0], result[1], result[7]) == (K.UNKNOWN, 0, 1)
 
     line = solve(position).line
     codes = np.array([action_to_code(a) for a in line], np.int32)
     out = np.empty(len(codes), np.int32)
     stats = np.zeros(2, np.int64)
-    n = L.beam(to_board(position), False, codes, 300, np.asarray(beam_weights(1), np.int64),
-               CARD_KEYS, STOCK_KEYS, 1_000_000, True, out, stats, np.ones(1, np.int64))
+    n = L.beam(
+        to_board(position),
+        False,
+        codes,
+        300,
+        np.asarray(beam_weights(1), np.int64),
+        CARD_KEYS,
+        STOCK_KEYS,
+        1_000_000,
+        True,
+        out,
+        stats,
+        np.ones(1, np.int64),
+    )
     assert n == len(codes) and list(out[:n]) == list(codes)  # the known line, unchanged
     assert list(stats) == [0, 1]
 
@@ -130,39 +170,79 @@ def run(*args, input=None):
     return CliRunner().invoke(cli, list(args), input=input, prog_name="spidersolve")
 
 
-
-
 # -- memory ------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("command", ["solve", "hint"])
 def test_a_node_limit_beyond_the_memory_cap_is_refused_bug(command):
-    assert_error(run(command, "SP1-S4C-AAAAAFS", "--nodes", "50000000", "--memory", "1G"),
-                 "--nodes 50000000 may need 71.7 GB", "1.5 KB", "--memory cap of 1.0 GB")
+    assert_error(
+        run(command, "SP1-S4C-AAAAAFS", "--nodes", "50000000", "--memory", "1G"),
+        "--nodes 50000000 may need 71.7 GB",
+        "1.5 KB",
+        "--memory cap of 1.0 GB",
+    )
 
 
 def test_a_node_limit_beyond_the_memory_available_is_refused_bug():
-    assert_error(run("solve", "SP1-S4C-AAAAAFS", "--nodes", str(10**12)),
-                 "may need", "of memory available")
+    assert_error(
+        run("solve", "SP1-S4C-AAAAAFS", "--nodes", str(10**12)), "may need", "of memory available"
+    )
 
 
 def test_a_batch_beyond_the_memory_cap_is_refused_bug(tmp_path):
-    assert_error(run("batch", "--deals", "0:2", "--nodes", "10000000", "--workers", "2",
-                     "--memory", "10G", "--out", str(tmp_path / "r")),
-                 "--nodes 10000000 may need 14.5 GB", "--memory cap of 10.0 GB")
+    assert_error(
+        run(
+            "batch",
+            "--deals",
+            "0:2",
+            "--nodes",
+            "10000000",
+            "--workers",
+            "2",
+            "--memory",
+            "10G",
+            "--out",
+            str(tmp_path / "r"),
+        ),
+        "--nodes 10000000 may need 14.5 GB",
+        "--memory cap of 10.0 GB",
+    )
     assert not (tmp_path / "r").exists()
 
 
 def test_batch_workers_are_capped_at_the_cores_and_the_memory_bug(tmp_path):
-    result = run("batch", "--deals", "0:2", "--nodes", "2000", "--workers", "1000",
-                 "--out", str(tmp_path / "a"), "--quiet")
+    result = run(
+        "batch",
+        "--deals",
+        "0:2",
+        "--nodes",
+        "2000",
+        "--workers",
+        "1000",
+        "--out",
+        str(tmp_path / "a"),
+        "--quiet",
+    )
     assert result.exit_code == 0, result.output
-    assert f"note: --workers 1000 capped at {os.cpu_count()}, the number of cores" in \
-        result.stderr
-    result = run("batch", "--deals", "0:2", "--nodes", "2000000", "--workers", "2",
-                 "--memory", "4G", "--out", str(tmp_path / "b"), "--quiet")
+    assert f"note: --workers 1000 capped at {os.cpu_count()}, the number of cores" in result.stderr
+    result = run(
+        "batch",
+        "--deals",
+        "0:2",
+        "--nodes",
+        "2000000",
+        "--workers",
+        "2",
+        "--memory",
+        "4G",
+        "--out",
+        str(tmp_path / "b"),
+        "--quiet",
+    )
     assert result.exit_code == 0, result.output
-    assert "note: --workers 2 capped at 1: a search of 2000000 nodes may need 3.1 GB" in \
-        result.stderr
+    assert (
+        "note: --workers 2 capped at 1: a search of 2000000 nodes may need 3.1 GB" in result.stderr
+    )
 
 
 @pytest.mark.parametrize("command", ["solve", "hint", "batch"])
@@ -187,18 +267,48 @@ def test_memory_sizes_and_the_estimate():
 
 
 def test_a_huge_deal_range_is_refused_before_it_is_built_bug(tmp_path):
-    assert_error(run("batch", "--deals", "0:34359738368", "--out", str(tmp_path / "r")),
-                 "--deals", "34,359,738,368 deals", "at most 1,000,000")
-    assert_error(run("batch", "--suits", "1,2,4", "--rules", "classic,relaxed", "--deals",
-                     "0:300000", "--out", str(tmp_path / "r")),
-                 "1,500,000 tasks", "at most 1,000,000")
+    assert_error(
+        run("batch", "--deals", "0:34359738368", "--out", str(tmp_path / "r")),
+        "--deals",
+        "34,359,738,368 deals",
+        "at most 1,000,000",
+    )
+    assert_error(
+        run(
+            "batch",
+            "--suits",
+            "1,2,4",
+            "--rules",
+            "classic,relaxed",
+            "--deals",
+            "0:300000",
+            "--out",
+            str(tmp_path / "r"),
+        ),
+        "1,500,000 tasks",
+        "at most 1,000,000",
+    )
 
 
 # -- data safety ---------------------------------------------------------------
 
+
 def small_batch(out, deals="0:4", *extra):
-    result = run("batch", "--suits", "1", "--deals", deals, "--nodes", "2000", "--workers",
-                 "1", "--out", str(out), "--quiet", *extra)
+    result = run(
+        "batch",
+        "--suits",
+        "1",
+        "--deals",
+        deals,
+        "--nodes",
+        "2000",
+        "--workers",
+        "1",
+        "--out",
+        str(out),
+        "--quiet",
+        *extra,
+    )
     assert result.exit_code == 0, (result.output, result.exception)
     return result
 
@@ -215,8 +325,20 @@ def test_a_second_batch_into_the_same_out_is_refused_and_drops_nothing_bug(tmp_p
     def solver_that_lets_another_batch_start(position, nodes):
         if not seen:
             other_tmp.write_bytes(b"PAR1 another run's half-written part")
-            seen["second"] = run("batch", "--suits", "2", "--deals", "0:2", "--nodes", "2000",
-                                 "--workers", "1", "--out", str(out), "--quiet")
+            seen["second"] = run(
+                "batch",
+                "--suits",
+                "2",
+                "--deals",
+                "0:2",
+                "--nodes",
+                "2000",
+                "--workers",
+                "1",
+                "--out",
+                str(out),
+                "--quiet",
+            )
         return solve(position, nodes=nodes)
 
     tasks = plan("code", [1], ["classic"], range(4), 2000)
@@ -226,8 +348,7 @@ def test_a_second_batch_into_the_same_out_is_refused_and_drops_nothing_bug(tmp_p
     assert list(load_results(out)["code"]) == [t.code for t in tasks]
 
 
-def test_parts_that_vanish_while_a_reader_lists_them_are_read_again_bug(tmp_path,
-                                                                           monkeypatch):
+def test_parts_that_vanish_while_a_reader_lists_them_are_read_again_bug(tmp_path, monkeypatch):
     from spidersolve.stats import load_results
     from spidersolve.stats import store as store_module
 
@@ -258,8 +379,6 @@ def test_parts_that_vanish_while_a_reader_lists_them_are_read_again_bug(tmp_path
 def test_damaged_results_files_are_an_error_never_changed_rows_bug(tmp_path):
     import random
 
-    import pandas as pd
-
     from spidersolve.stats import ResultsError, load_results
 
     out = tmp_path / "res"
@@ -269,7 +388,7 @@ def test_damaged_results_files_are_an_error_never_changed_rows_bug(tmp_path):
     expected = load_results(out)
     rng = random.Random(18)
     changed = []
-    for trial in range(300):
+    for _trial in range(300):
         data = bytearray(good)
         i = rng.randrange(len(data))
         data[i] ^= 1 << rng.randrange(8)
@@ -301,9 +420,11 @@ def test_a_won_row_whose_moves_or_score_disagree_with_its_line_is_refused_bug(tm
     small_batch(out, "0:1")
     row = load_results(out).to_dict(orient="records")[0]
     assert row["verdict"] == "won"
-    for field, value, fragment in [("moves", row["moves"] + 1, "moves"),
-                                   ("score", row["score"] - 1, "score"),
-                                   ("first_action", "deal", "first_action")]:
+    for field, value, fragment in [
+        ("moves", row["moves"] + 1, "moves"),
+        ("score", row["score"] - 1, "score"),
+        ("first_action", "deal", "first_action"),
+    ]:
         bad = dict(row, **{field: value})
         path = tmp_path / f"bad-{field}.parquet"
         write_atomic(rows_table([bad], {"runs": []}), path)
@@ -324,7 +445,7 @@ def test_hints_out_keeps_the_old_file_when_writing_fails_bug(tmp_path, monkeypat
 
     def disk_full(self, path_or_buf=None, *args, **kwargs):
         text = real(self, None, *args, **kwargs)
-        path_or_buf.write(text[:len(text) // 2])
+        path_or_buf.write(text[: len(text) // 2])
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(pd.DataFrame, "to_csv", disk_full)
@@ -367,7 +488,7 @@ def test_a_finished_batch_run_again_writes_nothing_bug(tmp_path, monkeypatch):
         raise PermissionError(13, "Permission denied (a read-only folder)")
 
     monkeypatch.setattr(tempfile, "mkstemp", read_only)
-    result = small_batch(out, "0:4")
+    small_batch(out, "0:4")  # asserts exit 0
     after = {p.name: (p.stat().st_mtime_ns, p.stat().st_ino) for p in out.iterdir()}
     assert after == before
 
@@ -384,8 +505,12 @@ def deal3_text():
 
 
 def test_pysol_numbers_beyond_64_bits_are_refused_by_batch_bug(tmp_path):
-    assert_error(run("batch", "--source", "pysol", "--deals", str(2**63), "--out",
-                     str(tmp_path / "r")), "--deals", "64-bit", "solve pysol:")
+    assert_error(
+        run("batch", "--source", "pysol", "--deals", str(2**63), "--out", str(tmp_path / "r")),
+        "--deals",
+        "64-bit",
+        "solve pysol:",
+    )
     assert not (tmp_path / "r").exists()
 
 
@@ -397,8 +522,20 @@ def test_an_infinite_budget_is_one_error_line_bug(tmp_path, budgets):
 
 @pytest.mark.parametrize("address", ["not an address", "http://127.0.0.1:1/x", "tcp://"])
 def test_a_bad_scheduler_address_is_one_error_line_bug(tmp_path, address):
-    assert_error(run("batch", "--deals", "0:1", "--nodes", "100", "--scheduler", address,
-                     "--out", str(tmp_path / "r")), "--scheduler")
+    assert_error(
+        run(
+            "batch",
+            "--deals",
+            "0:1",
+            "--nodes",
+            "100",
+            "--scheduler",
+            address,
+            "--out",
+            str(tmp_path / "r"),
+        ),
+        "--scheduler",
+    )
 
 
 def test_huge_workers_and_perft_depths_are_refused_bug():
@@ -444,8 +581,23 @@ def test_batch_into_a_folder_with_nulls_is_one_error_line_bug(tmp_path, column):
     for p in out.iterdir():
         p.unlink()
     os.replace(path, out / "results.parquet")
-    assert_error(run("batch", "--suits", "1", "--deals", "0:3", "--nodes", "2000", "--out",
-                     str(out), "--workers", "1"), "row 1", column)
+    assert_error(
+        run(
+            "batch",
+            "--suits",
+            "1",
+            "--deals",
+            "0:3",
+            "--nodes",
+            "2000",
+            "--out",
+            str(out),
+            "--workers",
+            "1",
+        ),
+        "row 1",
+        column,
+    )
 
 
 @pytest.mark.parametrize("code", ["-", "{path}"])
@@ -465,15 +617,21 @@ def test_stats_refuses_unknown_verdicts_suits_and_rules_bug(tmp_path, column):
 
 
 def test_hints_never_mark_an_unknown_deal_proven_bug(tmp_path):
-    from spidersolve.stats import hints_frame
+    from spidersolve.stats import hints_frame, load_results
     from spidersolve.stats.store import rows_table, write_atomic
-    from spidersolve.stats import load_results
 
     small_batch(tmp_path / "r", "0:1")
     row = load_results(tmp_path / "r").to_dict(orient="records")[0]
     # deal 0 at a limit of 10 nodes: unknown, though a 10,000-node suggestion wins
-    row.update(node_limit=10, nodes=10, verdict="unknown", moves=None, score=None,
-               first_action=None, line=None)
+    row.update(
+        node_limit=10,
+        nodes=10,
+        verdict="unknown",
+        moves=None,
+        score=None,
+        first_action=None,
+        line=None,
+    )
     path = tmp_path / "small.parquet"
     write_atomic(rows_table([row], {"runs": []}), path)
     hint = hints_frame(load_results(path), suggest_nodes=10_000).iloc[0]
@@ -504,8 +662,9 @@ def test_crlf_position_text_is_still_read():
     assert result.stdout == deal3_text()
 
 
-@pytest.mark.parametrize("text", ["\u017fP1-S1C-AAAAAAD", "SP1-\u017f1C-AAAAAAD",
-                                  "SP1-S1C-AAAAAA\u212a"])
+@pytest.mark.parametrize(
+    "text", ["\u017fP1-S1C-AAAAAAD", "SP1-\u017f1C-AAAAAAD", "SP1-S1C-AAAAAA\u212a"]
+)
 def test_non_ascii_letters_are_not_read_as_ascii_ones_in_codes_bug(text):
     assert_error(run("deal", text))
 
@@ -535,19 +694,30 @@ def test_a_missing_file_and_a_directory_say_so_bug(tmp_path):
 
 
 def test_a_closed_pipe_exits_0_quietly_bug():
-    proc = subprocess.run(" ".join(CLI[:2]) + " 'from spidersolve.cli.main import main; main()'"
-                          " codes --suits 1 --count 200000 | head -1", shell=True,
-                          capture_output=True, text=True, executable="/bin/bash")
+    proc = subprocess.run(
+        " ".join(CLI[:2]) + " 'from spidersolve.cli.main import main; main()'"
+        " codes --suits 1 --count 200000 | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        executable="/bin/bash",
+    )
     assert proc.stdout == "SP1-S1C-AAAAAAA\n"
     assert proc.stderr == ""
-    status = subprocess.run(" ".join(CLI[:2]) + " 'from spidersolve.cli.main import main; "
-                            "main()' codes --suits 1 --count 200000 | head -1 >/dev/null; "
-                            "echo ${PIPESTATUS[0]}", shell=True, capture_output=True, text=True,
-                            executable="/bin/bash")
+    status = subprocess.run(
+        " ".join(CLI[:2]) + " 'from spidersolve.cli.main import main; "
+        "main()' codes --suits 1 --count 200000 | head -1 >/dev/null; "
+        "echo ${PIPESTATUS[0]}",
+        shell=True,
+        capture_output=True,
+        text=True,
+        executable="/bin/bash",
+    )
     assert status.stdout.strip() == "0"
 
 
 # -- results and command-line conventions -----------------------------------------
+
 
 def test_plain_pandas_reads_integers_timestamps_and_categories_bug(tmp_path):
     import pandas as pd
@@ -574,16 +744,24 @@ def test_results_files_of_the_first_format_are_still_read(tmp_path):
     import pyarrow.parquet as pq
 
     from spidersolve.stats import load_results
-
     from spidersolve.stats.store import ADDED
 
     small_batch(tmp_path / "r", "0:2")
     new = load_results(tmp_path / "r")
     first = new.drop(columns=list(ADDED))  # the first format had no player, samples, seed
-    old_schema = pa.schema([(name, pa.int64() if name in ("suits", "deal", "node_limit",
-                                                           "nodes", "moves", "score")
-                             else pa.float64() if name == "seconds" else pa.string())
-                            for name in first.columns])
+    old_schema = pa.schema(
+        [
+            (
+                name,
+                pa.int64()
+                if name in ("suits", "deal", "node_limit", "nodes", "moves", "score")
+                else pa.float64()
+                if name == "seconds"
+                else pa.string(),
+            )
+            for name in first.columns
+        ]
+    )
     path = tmp_path / "old.parquet"
     pq.write_table(pa.Table.from_pandas(first, schema=old_schema, preserve_index=False), path)
     import pandas as pd
@@ -611,8 +789,7 @@ def test_dash_h_is_help_bug():
 
 
 def test_a_mistyped_command_says_did_you_mean_bug():
-    assert_error(run("solv", "SP1-S1C-AAAAAAD"), "no such command 'solv'",
-                 "did you mean 'solve'")
+    assert_error(run("solv", "SP1-S1C-AAAAAAD"), "no such command 'solv'", "did you mean 'solve'")
     assert_error(run("zzzz"), "no such command 'zzzz'")
 
 
@@ -631,8 +808,7 @@ def test_top_level_help_does_not_cut_a_summary_bug():
     assert "..." not in commands
     flat = " ".join(commands.split())
     assert "Solve every deal of a range under each setting; write one row per deal." in flat
-    assert "Replay LINE (actions separated by spaces, like '1>8 8>7x2 deal') from SOURCE." \
-        in flat
+    assert "Replay LINE (actions separated by spaces, like '1>8 8>7x2 deal') from SOURCE." in flat
 
 
 def test_solve_json_with_words_gives_the_line_in_words_bug():
@@ -655,8 +831,19 @@ def test_hint_on_a_stuck_position_says_stuck_in_text_and_json_bug():
 
 
 def test_batch_draws_a_bar_only_on_a_terminal_bug(tmp_path):
-    args = ["batch", "--suits", "1", "--deals", "0:2", "--nodes", "2000", "--workers", "1",
-            "--out", str(tmp_path / "r")]
+    args = [
+        "batch",
+        "--suits",
+        "1",
+        "--deals",
+        "0:2",
+        "--nodes",
+        "2000",
+        "--workers",
+        "1",
+        "--out",
+        str(tmp_path / "r"),
+    ]
     result = run(*args)
     assert result.exit_code == 0 and "batch:" not in result.stderr
     assert "2 solved now" in result.stdout
@@ -686,10 +873,37 @@ def test_batch_repair_sets_a_damaged_file_aside_and_solves_its_deals_again_bug(t
     small_batch(out)
     good = load_results(out).drop(columns=VOLATILE)
     damage(out / "results.parquet")
-    assert_error(run("batch", "--suits", "1", "--deals", "0:4", "--nodes", "2000", "--out",
-                     str(out), "--workers", "1"), "damaged", "--repair")
-    result = run("batch", "--suits", "1", "--deals", "0:4", "--nodes", "2000", "--out",
-                 str(out), "--workers", "1", "--repair")
+    assert_error(
+        run(
+            "batch",
+            "--suits",
+            "1",
+            "--deals",
+            "0:4",
+            "--nodes",
+            "2000",
+            "--out",
+            str(out),
+            "--workers",
+            "1",
+        ),
+        "damaged",
+        "--repair",
+    )
+    result = run(
+        "batch",
+        "--suits",
+        "1",
+        "--deals",
+        "0:4",
+        "--nodes",
+        "2000",
+        "--out",
+        str(out),
+        "--workers",
+        "1",
+        "--repair",
+    )
     assert result.exit_code == 0, result.output
     assert "results.parquet.damaged" in result.stderr
     assert "4 solved now" in result.stdout
@@ -715,12 +929,19 @@ def test_stats_on_an_interrupted_run_says_how_many_deals_are_missing_bug(tmp_pat
 
     meta = {"source": "code", "deals": "0:6", "settings": ["1 classic"], "node_limit": 500}
     with pytest.raises(Killed):
-        run_batch(plan("code", [1], ["classic"], range(6), 500), tmp_path / "r",
-                  InlineBackend(), chunk=1, settings_meta=meta, solver=killed_on_deal_2)
+        run_batch(
+            plan("code", [1], ["classic"], range(6), 500),
+            tmp_path / "r",
+            InlineBackend(),
+            chunk=1,
+            settings_meta=meta,
+            solver=killed_on_deal_2,
+        )
     result = run("stats", str(tmp_path / "r"))
     assert result.exit_code == 0, result.output
-    assert "4 of the 6 deals planned by the runs that wrote these results are missing" in \
-        " ".join(result.stdout.split())
+    assert "4 of the 6 deals planned by the runs that wrote these results are missing" in " ".join(
+        result.stdout.split()
+    )
     data = json.loads(run("stats", str(tmp_path / "r"), "--json").stdout)
     assert (data["planned"], data["missing"]) == (6, 4)
 
@@ -743,12 +964,13 @@ def test_the_upper_bound_has_its_interval_too_bug(tmp_path):
 
 
 def test_the_upper_bounds_are_told_apart_in_the_plot_bug(tmp_path):
+    from spidersolve.stats import load_results
     from spidersolve.stats.plots import winrate_figure
     from spidersolve.stats.store import rows_table, write_atomic
-    from spidersolve.stats import load_results
 
-    rows = hand_table() + [result_row(2, "classic", d, "won", 100 * (d + 1), moves=150)
-                           for d in range(4)]
+    rows = hand_table() + [
+        result_row(2, "classic", d, "won", 100 * (d + 1), moves=150) for d in range(4)
+    ]
     write_atomic(rows_table(rows, {"runs": []}), tmp_path / "r.parquet")
     (ax,) = winrate_figure(load_results(tmp_path / "r.parquet")).axes
     dashed = [line for line in ax.get_lines() if line.get_linestyle() not in ("-", "solid")]
@@ -762,8 +984,10 @@ def test_the_upper_bounds_are_told_apart_in_the_plot_bug(tmp_path):
 
 def test_hints_suggestions_beyond_the_memory_available_are_refused(tmp_path):
     small_batch(tmp_path / "r", "0:1")
-    assert_error(run("hints", str(tmp_path / "r"), "--suggest-nodes", str(10**12)),
-                 "--suggest-nodes 1000000000000 may need")
+    assert_error(
+        run("hints", str(tmp_path / "r"), "--suggest-nodes", str(10**12)),
+        "--suggest-nodes 1000000000000 may need",
+    )
 
 
 def test_plot_writes_the_format_its_extension_names_bug(tmp_path):
@@ -774,8 +998,10 @@ def test_plot_writes_the_format_its_extension_names_bug(tmp_path):
         assert (tmp_path / name).read_bytes().startswith(magic)
         nodes = tmp_path / name.replace("w.", "w-nodes.")
         assert nodes.read_bytes().startswith(magic)
-    assert_error(run("stats", str(tmp_path / "r"), "--plot", str(tmp_path / "w.jpg"), "--json"),
-                 ".png, .svg or .pdf")
+    assert_error(
+        run("stats", str(tmp_path / "r"), "--plot", str(tmp_path / "w.jpg"), "--json"),
+        ".png, .svg or .pdf",
+    )
 
 
 @pytest.mark.parametrize("char", ["\x0c", "\x85", "\u2028", "\u3000"])
@@ -795,44 +1021,114 @@ def test_two_batch_processes_into_one_out_bug(tmp_path):
     from spidersolve.stats import load_results
 
     out = tmp_path / "res"
-    first = subprocess.Popen(CLI + ["batch", "--suits", "4", "--deals", "0:8", "--nodes",
-                                    "100000", "--workers", "1", "--chunk", "1", "--quiet",
-                                    "--out", str(out)], stderr=subprocess.PIPE, text=True)
+    first = subprocess.Popen(
+        CLI
+        + [
+            "batch",
+            "--suits",
+            "4",
+            "--deals",
+            "0:8",
+            "--nodes",
+            "100000",
+            "--workers",
+            "1",
+            "--chunk",
+            "1",
+            "--quiet",
+            "--out",
+            str(out),
+        ],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.monotonic() + 60
     while not list(out.glob("part-*.parquet")) and time.monotonic() < deadline:
         time.sleep(0.02)
     assert first.poll() is None, "the first batch ended before the second started"
-    second = subprocess.run(CLI + ["batch", "--suits", "1", "--deals", "0:3", "--nodes",
-                                   "2000", "--workers", "1", "--out", str(out)],
-                            capture_output=True, text=True, timeout=60)
+    second = subprocess.run(
+        CLI
+        + [
+            "batch",
+            "--suits",
+            "1",
+            "--deals",
+            "0:3",
+            "--nodes",
+            "2000",
+            "--workers",
+            "1",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert second.returncode == 2
     assert second.stderr.startswith("error: another batch is writing to")
     assert len(second.stderr.splitlines()) == 1
     assert first.wait(timeout=120) == 0, first.stderr.read()
     assert sorted(load_results(out)["deal"]) == list(range(8))
-    again = subprocess.run(CLI + ["batch", "--suits", "1", "--deals", "0:3", "--nodes", "2000",
-                                  "--workers", "1", "--out", str(out), "--quiet"],
-                           capture_output=True, text=True, timeout=60)
+    again = subprocess.run(
+        CLI
+        + [
+            "batch",
+            "--suits",
+            "1",
+            "--deals",
+            "0:3",
+            "--nodes",
+            "2000",
+            "--workers",
+            "1",
+            "--out",
+            str(out),
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert again.returncode == 0, again.stderr
     assert len(load_results(out)) == 11
 
 
 # -- honest rows (issue 14's player, samples and seed columns) -----------------
 
+
 def honest_rows():
     """A won and two lost honest games of SP1-S1C-AAAAAAD, as batch --player honest writes."""
     from spidersolve.search import solve
 
     won = solve("SP1-S1C-AAAAAAD", nodes=20_000)
-    base = {"source": "code", "code": "SP1-S1C-AAAAAAD", "suits": 1, "rules": "classic",
-            "deal": 3, "node_limit": 2000, "nodes": 50_000, "seconds": 1.5,
-            "version": "0.1.0", "time": "2026-12-01T09:00:00Z", "player": "honest",
-            "samples": 8}
+    base = {
+        "source": "code",
+        "code": "SP1-S1C-AAAAAAD",
+        "suits": 1,
+        "rules": "classic",
+        "deal": 3,
+        "node_limit": 2000,
+        "nodes": 50_000,
+        "seconds": 1.5,
+        "version": "0.1.0",
+        "time": "2026-12-01T09:00:00Z",
+        "player": "honest",
+        "samples": 8,
+    }
     return [
-        dict(base, seed=0, verdict="won", moves=won.moves, score=won.score,
-             first_action=won.line[0].text(), line=won.line_text),
-        dict(base, seed=1, verdict="lost", moves=2, score=498, first_action="1>8",
-             line="1>8 8>7x2"),
+        dict(
+            base,
+            seed=0,
+            verdict="won",
+            moves=won.moves,
+            score=won.score,
+            first_action=won.line[0].text(),
+            line=won.line_text,
+        ),
+        dict(
+            base, seed=1, verdict="lost", moves=2, score=498, first_action="1>8", line="1>8 8>7x2"
+        ),
         dict(base, seed=2, verdict="lost", moves=0, score=500, first_action=None, line=""),
     ]
 
@@ -853,15 +1149,18 @@ def test_honest_rows_pass_the_row_checks(tmp_path):
     assert frame["moves"].iloc[1] == 2 and frame["line"].iloc[2] == ""
 
 
-@pytest.mark.parametrize("change,fragment", [
-    ({"verdict": "unknown"}, "won or lost"),
-    ({"line": None}, "line, moves and score"),
-    ({"moves": 3}, "moves 3 but its line has 2 actions"),
-    ({"score": 497}, "score 497"),
-    ({"first_action": "8>7x2"}, "first_action"),
-    ({"samples": 0}, "samples 0"),
-    ({"player": "robot"}, "player 'robot'"),
-])
+@pytest.mark.parametrize(
+    "change,fragment",
+    [
+        ({"verdict": "unknown"}, "won or lost"),
+        ({"line": None}, "line, moves and score"),
+        ({"moves": 3}, "moves 3 but its line has 2 actions"),
+        ({"score": 497}, "score 497"),
+        ({"first_action": "8>7x2"}, "first_action"),
+        ({"samples": 0}, "samples 0"),
+        ({"player": "robot"}, "player 'robot'"),
+    ],
+)
 def test_bad_honest_rows_are_one_error_line_naming_the_row(tmp_path, change, fragment):
     rows = honest_rows()
     rows[1].update(change)
@@ -879,8 +1178,7 @@ def test_a_solver_row_with_samples_or_a_seed_is_an_error(tmp_path):
     assert_error(run("stats", path), path, "row 1", "seed 5")
 
 
-def test_a_file_from_before_the_player_columns_reads_as_the_solvers_with_its_checksum(
-        tmp_path):
+def test_a_file_from_before_the_player_columns_reads_as_the_solvers_with_its_checksum(tmp_path):
     import json
 
     import pyarrow.parquet as pq
@@ -903,8 +1201,7 @@ def test_a_file_from_before_the_player_columns_reads_as_the_solvers_with_its_che
     assert list(frame["player"]) == ["solver"] * 3
     assert list(frame["samples"]) == [0] * 3 and list(frame["seed"]) == [0] * 3
     # the checksum still guards the columns it covers
-    damaged = old.set_column(old.schema.names.index("nodes"), "nodes",
-                             pa_array([1, 1, 1]))
+    damaged = old.set_column(old.schema.names.index("nodes"), "nodes", pa_array([1, 1, 1]))
     pq.write_table(damaged, path)
     with pytest.raises(ResultsError, match="checksum"):
         load_results(path)
@@ -921,12 +1218,40 @@ def test_an_honest_batch_checks_memory_without_a_node_limit_and_reads_back(tmp_p
 
     out = tmp_path / "res"
     # --nodes defaults to None (by suits): the guard budgets the largest search a game runs
-    assert_error(run("batch", "--player", "honest", "--suits", "1", "--deals", "3",
-                     "--memory", "100M", "--out", str(out)), "--memory")
-    result = run("batch", "--player", "honest", "--suits", "1", "--deals", "3", "--samples",
-                 "1", "--workers", "1", "--out", str(out), "--memory", "2G")
+    assert_error(
+        run(
+            "batch",
+            "--player",
+            "honest",
+            "--suits",
+            "1",
+            "--deals",
+            "3",
+            "--memory",
+            "100M",
+            "--out",
+            str(out),
+        ),
+        "--memory",
+    )
+    result = run(
+        "batch",
+        "--player",
+        "honest",
+        "--suits",
+        "1",
+        "--deals",
+        "3",
+        "--samples",
+        "1",
+        "--workers",
+        "1",
+        "--out",
+        str(out),
+        "--memory",
+        "2G",
+    )
     assert result.exit_code == 0, (result.output, result.exception)
     stats = json.loads(run("stats", str(out), "--json").stdout)
     assert stats["groups"] == [] and stats["missing"] == 0
-    assert [(h["games"], h["samples"], h["node_limit"]) for h in stats["honest"]] == [
-        (1, 1, 2000)]
+    assert [(h["games"], h["samples"], h["node_limit"]) for h in stats["honest"]] == [(1, 1, 2000)]

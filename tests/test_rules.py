@@ -7,9 +7,20 @@ from data import CLUBS_STUCK_TEXT, read_vectors
 
 from spidersolve import SpiderError
 from spidersolve.cards import CardError, card_text, parse_card
-from spidersolve.state import (DEAL, Action, Game, GameCode, IllegalAction, Position,
-                               PositionError, apply, legal_actions, parse_line, replay,
-                               why_illegal)
+from spidersolve.state import (
+    DEAL,
+    Action,
+    Game,
+    GameCode,
+    IllegalAction,
+    Position,
+    PositionError,
+    apply,
+    legal_actions,
+    parse_line,
+    replay,
+    why_illegal,
+)
 from spidersolve.state.perft import divide, perft
 
 # Column 1 holds K..3 and column 2 holds 2 A of spades: 2>1x2 makes a run.
@@ -29,14 +40,25 @@ stock:
 10: |
 """
 
+
 def deal3(suits=4, rules="classic"):
     return GameCode(suits, rules, 3).position()
 
 
 # -- cards ---------------------------------------------------------------
 
-@pytest.mark.parametrize("text, expect", [("AS", "AS"), ("10h", "TH"), ("td", "TD"),
-                                          ("K\u2663", "KC"), ("9\u2665", "9H"), (" qs ", "QS")])
+
+@pytest.mark.parametrize(
+    "text, expect",
+    [
+        ("AS", "AS"),
+        ("10h", "TH"),
+        ("td", "TD"),
+        ("K\u2663", "KC"),
+        ("9\u2665", "9H"),
+        (" qs ", "QS"),
+    ],
+)
 def test_card_parser_accepts_ten_lower_case_and_symbols(text, expect):
     assert card_text(parse_card(text)) == expect
 
@@ -49,6 +71,7 @@ def test_card_parser_refuses_what_is_not_a_card(text):
 
 # -- codes ---------------------------------------------------------------
 
+
 def test_one_suit_relaxed_code_is_written_classic():
     assert GameCode(1, "relaxed", 3).text() == "SP1-S1C-AAAAAAD"
     assert GameCode.parse("SP1-S1R-AAAAAAD").rules == "classic"
@@ -59,26 +82,48 @@ def test_same_deal_number_puts_the_same_ranks_in_the_same_places():
     assert ranks[1] == ranks[2] == ranks[4]
 
 
-@pytest.mark.parametrize("text", ["pysol:3:1", "pysol:4:0", "pysol:4:abc", "pysol:4",
-                                  "pysol:4:ms0", "pysol:4:100000000000000000000"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "pysol:3:1",
+        "pysol:4:0",
+        "pysol:4:abc",
+        "pysol:4",
+        "pysol:4:ms0",
+        "pysol:4:100000000000000000000",
+    ],
+)
 def test_bad_pysol_deal_is_refused(text):
     from spidersolve.state import PysolDeal
+
     with pytest.raises(SpiderError):
         PysolDeal.parse(text)
 
 
 def test_pysol_14934_has_the_documented_bottom_row():
     from spidersolve.state import PysolDeal
+
     position = PysolDeal.parse("pysol:4:14934").position()
-    assert " ".join(card_text(position.column(c)[0]) for c in range(10)) == \
-        "TS 2H 4S QD 3D TD 9H AS JS JD"
+    assert (
+        " ".join(card_text(position.column(c)[0]) for c in range(10))
+        == "TS 2H 4S QD 3D TD 9H AS JS JD"
+    )
 
 
 # -- actions -------------------------------------------------------------
 
-@pytest.mark.parametrize("text, action", [("7>3", Action(6, 2, 1)), ("7>3x3", Action(6, 2, 3)),
-                                          ("10>1x12", Action(9, 0, 12)), ("1>2x1", Action(0, 1, 1)),
-                                          ("DEAL", DEAL), (" deal ", DEAL)])
+
+@pytest.mark.parametrize(
+    "text, action",
+    [
+        ("7>3", Action(6, 2, 1)),
+        ("7>3x3", Action(6, 2, 3)),
+        ("10>1x12", Action(9, 0, 12)),
+        ("1>2x1", Action(0, 1, 1)),
+        ("DEAL", DEAL),
+        (" deal ", DEAL),
+    ],
+)
 def test_action_notation_is_read(text, action):
     assert Action.parse(text) == action
 
@@ -166,6 +211,7 @@ def test_move_that_uncovers_an_unknown_card_cannot_be_applied():
 
 # -- score (SPEC 6) ------------------------------------------------------
 
+
 def test_each_action_costs_one_point_and_counts_one_move():
     game = Game.start(deal3()).play(DEAL)
     assert (game.moves, game.score) == (1, 499)
@@ -200,6 +246,7 @@ def test_replay_error_names_the_index_action_and_rule():
 
 # -- perft ---------------------------------------------------------------
 
+
 def test_perft_of_depth_zero_is_one_and_depth_one_is_the_legal_count():
     position = deal3()
     assert perft(position, 0) == 1
@@ -214,6 +261,7 @@ def test_perft_refuses_a_negative_depth():
 
 # -- position text (SPEC 8) ----------------------------------------------
 
+
 def test_position_reader_takes_comments_blank_lines_and_any_line_order():
     canonical = deal3().to_text()
     lines = canonical.splitlines()
@@ -226,22 +274,25 @@ def test_one_suit_relaxed_header_reads_as_classic():
     assert Position.from_text(text).rules == "classic"
 
 
-@pytest.mark.parametrize("edit, fragment", [
-    (lambda t: t.replace("spider 4 classic", "spider 3 classic"), "suits"),
-    (lambda t: t.replace("spider 4 classic", "spades 4 classic"), "first line"),
-    (lambda t: t.replace("1: 8S", "1: XS"), "line 4"),
-    (lambda t: t.replace("| 2C", "| ?? 2C"), "face-down"),
-    (lambda t: t.replace("10: 9D 8C KC 9H | 5D", ""), "'10:'"),
-    (lambda t: t + "3: |\n", "twice"),
-    (lambda t: t.replace("stock: 2S 8H 3D 4S 6D ", "stock: "), "multiple of 10"),
-    (lambda t: t.replace("1: 8S AC TD AS KD | 2C", "1: 8S AC TD AS KD |"), "not covered"),
-    (lambda t: t.replace("| 2C", "| 2C 2C"), "appears 3 times"),
-    (lambda t: t.replace("| 2C", "| 3C"), "3C"),
-    (lambda t: t.replace("removed:", "removed: X"), "not a suit"),
-    (lambda t: t.replace("removed:", "removed: S"), "cards"),
-    (lambda t: t.replace("| 2C", "2C"), "'|'"),
-    (lambda t: t.replace("1: ", "11: "), "not a line"),
-])
+@pytest.mark.parametrize(
+    "edit, fragment",
+    [
+        (lambda t: t.replace("spider 4 classic", "spider 3 classic"), "suits"),
+        (lambda t: t.replace("spider 4 classic", "spades 4 classic"), "first line"),
+        (lambda t: t.replace("1: 8S", "1: XS"), "line 4"),
+        (lambda t: t.replace("| 2C", "| ?? 2C"), "face-down"),
+        (lambda t: t.replace("10: 9D 8C KC 9H | 5D", ""), "'10:'"),
+        (lambda t: t + "3: |\n", "twice"),
+        (lambda t: t.replace("stock: 2S 8H 3D 4S 6D ", "stock: "), "multiple of 10"),
+        (lambda t: t.replace("1: 8S AC TD AS KD | 2C", "1: 8S AC TD AS KD |"), "not covered"),
+        (lambda t: t.replace("| 2C", "| 2C 2C"), "appears 3 times"),
+        (lambda t: t.replace("| 2C", "| 3C"), "3C"),
+        (lambda t: t.replace("removed:", "removed: X"), "not a suit"),
+        (lambda t: t.replace("removed:", "removed: S"), "cards"),
+        (lambda t: t.replace("| 2C", "2C"), "'|'"),
+        (lambda t: t.replace("1: ", "11: "), "not a line"),
+    ],
+)
 def test_bad_position_text_is_refused_with_the_problem_named(edit, fragment):
     with pytest.raises(PositionError, match=fragment.replace("?", r"\?").replace("|", r"\|")):
         Position.from_text(edit(deal3().to_text()))

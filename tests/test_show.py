@@ -63,8 +63,10 @@ def test_a_step_draws_its_title_the_table_with_the_moved_cards_and_the_ending():
     steps = line_steps(start, "1>8 8>7x2")
     text = step_text(steps[2], 2)
     lines = text.splitlines()
-    assert lines[0] == ("step 2 of 2: 8>7x2: move 3S 2S from column 8 onto the 4S in column 7; "
-                        "the 5S in column 8 turns up")
+    assert lines[0] == (
+        "step 2 of 2: 8>7x2: move 3S 2S from column 8 onto the 4S in column 7; "
+        "the 5S in column 8 turns up"
+    )
     assert lines[1] == "stock: 50 cards, 5 deals left | removed: 0 runs | moves: 2 | score: 498"
     assert lines[8] == " 7: ## ## ## ## 4S [3S 2S]"
     assert lines[-1] == "the line ends here, 0 runs of 8 removed, after 2 moves"
@@ -73,10 +75,10 @@ def test_a_step_draws_its_title_the_table_with_the_moved_cards_and_the_ending():
 def test_the_ending_says_won_lost_or_where_the_line_stops_with_one_move_singular():
     start = GameCode.parse(WIN["code"]).position()
     assert step_text(line_steps(start, "1>8")[1], 1).endswith(
-        "the line ends here, 0 runs of 8 removed, after 1 move")
+        "the line ends here, 0 runs of 8 removed, after 1 move"
+    )
     won = line_steps(start, WIN["line"])
-    assert step_text(won[-1], 89).endswith(
-        "won: all 8 runs removed in 89 moves, final score 1211")
+    assert step_text(won[-1], 89).endswith("won: all 8 runs removed in 89 moves, final score 1211")
 
 
 # -- piped -----------------------------------------------------------------------------------
@@ -98,13 +100,16 @@ def test_from_starts_at_that_step():
     assert blocks[-1].endswith("final score 1211")
 
 
-@pytest.mark.parametrize("args, fragment", [
-    (["SP1-S1C-AAAAAAD", "1>8", "--from", "2"], "--from 2: the line has steps 0..1"),
-    (["SP1-S1C-AAAAAAD", "1>8", "--from", "-1"], "--from -1: the line has steps 0..1"),
-    (["SP1-S1C-AAAAAAD", "1>8 1>2"], "action 2 (1>2)"),
-    (["SP1-S1C-AAAAAAD", "1>8 jump"], "action 2: 'jump' is not an action"),
-    (["SP9-S1C-AAAAAAD", "1>8"], "error: "),
-])
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["SP1-S1C-AAAAAAD", "1>8", "--from", "2"], "--from 2: the line has steps 0..1"),
+        (["SP1-S1C-AAAAAAD", "1>8", "--from", "-1"], "--from -1: the line has steps 0..1"),
+        (["SP1-S1C-AAAAAAD", "1>8 1>2"], "action 2 (1>2)"),
+        (["SP1-S1C-AAAAAAD", "1>8 jump"], "action 2: 'jump' is not an action"),
+        (["SP9-S1C-AAAAAAD", "1>8"], "error: "),
+    ],
+)
 def test_bad_input_is_one_error_line(args, fragment):
     result = run("show", *args)
     assert result.exit_code == 2 and result.stdout == ""
@@ -149,10 +154,21 @@ def test_the_stepper_moves_on_keys_and_stays_within_the_line():
     steps = line_steps(GameCode.parse(WIN["code"]).position(), "1>8 8>7x2 deal")
     stepper = Stepper(steps)
     assert stepper.screen().splitlines()[0].startswith("start, a line of 3 actions")
-    assert stepper.screen().splitlines()[-1] == \
-        "[0/3] space or right arrow: next, left arrow: back, q: quit"
-    for key, where in [("back", 0), ("next", 1), ("next", 2), ("next", 3), ("next", 3),
-                       ("back", 2), ("first", 0), ("last", 3), ("other", 3)]:
+    assert (
+        stepper.screen().splitlines()[-1]
+        == "[0/3] space or right arrow: next, left arrow: back, q: quit"
+    )
+    for key, where in [
+        ("back", 0),
+        ("next", 1),
+        ("next", 2),
+        ("next", 3),
+        ("next", 3),
+        ("back", 2),
+        ("first", 0),
+        ("last", 3),
+        ("other", 3),
+    ]:
         assert stepper.press(key)
         assert stepper.index == where
     assert stepper.screen().startswith("step 3 of 3: deal: deal a row (4 deals left)")
@@ -190,8 +206,14 @@ def test_on_a_terminal_one_key_is_one_step(no_color):
     if no_color:
         env["NO_COLOR"] = "1"
     master, slave = pty.openpty()
-    proc = subprocess.Popen([str(SPIDERSOLVE), "show", WIN["code"], "1>8 8>7x2 deal"],
-                            stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True)
+    proc = subprocess.Popen(
+        [str(SPIDERSOLVE), "show", WIN["code"], "1>8 8>7x2 deal"],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        close_fds=True,
+    )
     os.close(slave)
     try:
         first = read_until(master, "[0/3]")
@@ -222,8 +244,12 @@ def test_counts_are_singular_for_one():
     result = run("solve", "SP1-S4C-AAAAAAB", "--nodes", "1")
     assert "no proof within 1 node: try a larger --nodes" in result.stdout
     game = Game.start(GameCode.parse("SP1-S1C-AAAAAAD").position())
-    one = table_text(game.play(parse_line("deal")[0]).play(parse_line("deal")[0])
-                     .play(parse_line("deal")[0]).play(parse_line("deal")[0]))
+    one = table_text(
+        game.play(parse_line("deal")[0])
+        .play(parse_line("deal")[0])
+        .play(parse_line("deal")[0])
+        .play(parse_line("deal")[0])
+    )
     assert one.splitlines()[0].startswith("stock: 10 cards, 1 deal left")
 
 
@@ -233,8 +259,8 @@ def test_a_line_that_would_turn_up_an_unknown_card_is_one_error_line(tmp_path):
     result = run("show", str(path), "7>3 3>7")
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.splitlines() == [
-        "error: action 1 (7>3): it would turn up an unknown card in column 7: name the card "
-        "first"]
+        "error: action 1 (7>3): it would turn up an unknown card in column 7: name the card first"
+    ]
 
 
 @pytest.mark.parametrize("args", [["--from", "two"], ["--html", "."]])

@@ -14,6 +14,7 @@ from spidersolve.search import ReplayFailed, solve, verify_win
 from spidersolve.state import Action, Game, GameCode, Position, legal_actions, replay
 from spidersolve.state.rules import apply
 
+
 def _code(suits, deal, rules="classic"):
     return GameCode(suits, rules, deal).position()
 
@@ -71,8 +72,10 @@ def test_shortened_line_still_wins_and_is_shorter():
     assert result.line == short and result.moves == len(short)
 
 
-@pytest.mark.parametrize("suits, deal, rules", [(1, 5, "classic"), (2, 7, "classic"),
-                                                (4, 3, "classic"), (4, 3, "relaxed")])
+@pytest.mark.parametrize(
+    "suits, deal, rules",
+    [(1, 5, "classic"), (2, 7, "classic"), (4, 3, "classic"), (4, 3, "relaxed")],
+)
 def test_beam_shortening_never_lengthens_and_is_deterministic(suits, deal, rules):
     from spidersolve.search.solver import shorten_line
 
@@ -187,8 +190,9 @@ def test_verify_win_rejects_a_line_that_does_not_win():
 # --- soundness against an exhaustive reference search on small endgames -------------
 
 
-def random_endgame(rng: random.Random, suits: int, runs_left: int,
-                   blocked: bool = False) -> Position | None:
+def random_endgame(
+    rng: random.Random, suits: int, runs_left: int, blocked: bool = False
+) -> Position | None:
     """A position with ``runs_left`` runs' cards on the table and the stock empty.
 
     ``blocked``: every column holds cards and only its top card is face up,
@@ -210,8 +214,7 @@ def random_endgame(rng: random.Random, suits: int, runs_left: int,
         down.append(pile[:fd])
         up.append(pile[fd:])
     try:
-        return Position.make(suits, rng.choice(["classic", "relaxed"]), down, up, [],
-                             sorted(gone))
+        return Position.make(suits, rng.choice(["classic", "relaxed"]), down, up, [], sorted(gone))
     except ValueError:
         return None
 
@@ -222,6 +225,7 @@ def exhaustive_verdict(position: Position, cap: int) -> str | None:
     The stock is empty, so columns are interchangeable: positions are keyed
     by their sorted columns. None when more than ``cap`` positions are seen.
     """
+
     def key(pos):
         return tuple(sorted(zip(pos.down, pos.up)))
 
@@ -271,10 +275,13 @@ def test_solver_agrees_with_exhaustive_search_on_random_endgames():
     count, and enough of them must be checked for the test to mean anything."""
     checked = []
 
-    @settings(max_examples=25, deadline=None,
-              suppress_health_check=[HealthCheck.filter_too_much])
-    @given(seed=st.integers(0, 2**32 - 1), suits=st.sampled_from([1, 2, 4]),
-           runs_left=st.sampled_from([1, 2]), blocked=st.booleans())
+    @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+    @given(
+        seed=st.integers(0, 2**32 - 1),
+        suits=st.sampled_from([1, 2, 4]),
+        runs_left=st.sampled_from([1, 2]),
+        blocked=st.booleans(),
+    )
     def check(seed, suits, runs_left, blocked):
         pos = random_endgame(random.Random(seed), suits, runs_left, blocked)
         assume(pos is not None)

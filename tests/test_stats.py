@@ -13,8 +13,14 @@ from data import hand_table, result_row
 
 from spidersolve.cli.main import cli
 from spidersolve.state import Action, GameCode, legal_actions
-from spidersolve.stats import (budget_table, hints_frame, load_results, summary,
-                               verdicts_within, wilson_interval)
+from spidersolve.stats import (
+    budget_table,
+    hints_frame,
+    load_results,
+    summary,
+    verdicts_within,
+    wilson_interval,
+)
 from spidersolve.stats.store import ResultStore, rows_table, write_atomic
 
 
@@ -51,8 +57,7 @@ def test_summary_counts_bounds_and_percentiles(hand_results):
     assert (one.deals, one.won, one.lost, one.unknown) == (10, 7, 1, 2)
     assert one.win_low == pytest.approx(0.7)
     assert one.win_high == pytest.approx(0.9)
-    assert (one.win_low_ci_low, one.win_low_ci_high) == pytest.approx((0.39678, 0.89221),
-                                                                      abs=1e-5)
+    assert (one.win_low_ci_low, one.win_low_ci_high) == pytest.approx((0.39678, 0.89221), abs=1e-5)
     # nodes sorted: 10 20 30 40 50 60 500 700 1000 1000 -> median 55, p95 at 8.55 -> 1000
     assert one.nodes_median == 55
     assert one.nodes_p95 == 1000
@@ -66,20 +71,28 @@ def test_nested_budgets_follow_the_node_counts(hand_results):
     frame = load_results(hand_results)
     one = frame[frame["suits"] == 1]
     assert list(verdicts_within(one, 100).value_counts().sort_index().items()) == [
-        ("unknown", 4), ("won", 6)]
+        ("unknown", 4),
+        ("won", 6),
+    ]
     nested = budget_table(frame, [100, 600, 1000, 5000], ["suits", "rules"])
     got = {(r.suits, r.budget): (r.won, r.lost, r.unknown) for r in nested.itertuples()}
-    assert got == {(1, 100): (6, 0, 4), (1, 600): (6, 1, 3), (1, 1000): (7, 1, 2),
-                   (4, 100): (0, 0, 3), (4, 600): (0, 0, 3), (4, 1000): (0, 0, 3)}
+    assert got == {
+        (1, 100): (6, 0, 4),
+        (1, 600): (6, 1, 3),
+        (1, 1000): (7, 1, 2),
+        (4, 100): (0, 0, 3),
+        (4, 600): (0, 0, 3),
+        (4, 1000): (0, 0, 3),
+    }
     at_600 = nested[(nested.suits == 1) & (nested.budget == 600)].iloc[0]
     assert (at_600.win_low, at_600.win_high) == pytest.approx((0.6, 0.9))
-    assert (at_600.win_low_ci_low, at_600.win_low_ci_high) == pytest.approx(
-        wilson_interval(6, 10))
+    assert (at_600.win_low_ci_low, at_600.win_low_ci_high) == pytest.approx(wilson_interval(6, 10))
 
 
 def test_stats_command_prints_a_table_with_budgets(hand_results):
-    result = CliRunner().invoke(cli, ["stats", str(hand_results), "--by", "suits,rules",
-                                      "--budgets", "100,600"])
+    result = CliRunner().invoke(
+        cli, ["stats", str(hand_results), "--by", "suits,rules", "--budgets", "100,600"]
+    )
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0].split()[:6] == ["suits", "rules", "node_limit", "deals", "won", "lost"]
@@ -87,22 +100,27 @@ def test_stats_command_prints_a_table_with_budgets(hand_results):
     assert first[:8] == ["1", "classic", "1,000", "10", "7", "1", "2", "70.0%"]
     assert "39.7% - 89.2%" in lines[2] and "90.0%" in lines[2]
     assert "Within smaller budgets" in result.stdout
-    assert any(line.split()[:7] == ["1", "classic", "1,000", "600", "6", "1", "3"]
-               for line in lines)
+    assert any(
+        line.split()[:7] == ["1", "classic", "1,000", "600", "6", "1", "3"] for line in lines
+    )
 
 
 def test_stats_command_json_and_csv(hand_results):
-    result = CliRunner().invoke(cli, ["stats", str(hand_results), "--by", "suits",
-                                      "--budgets", "600", "--json"])
+    result = CliRunner().invoke(
+        cli, ["stats", str(hand_results), "--by", "suits", "--budgets", "600", "--json"]
+    )
     assert result.exit_code == 0, result.output
     groups = json.loads(result.stdout)["groups"]
     assert [(g["suits"], g["deals"], g["won"], g["lost"]) for g in groups] == [
-        (1, 10, 7, 1), (4, 3, 0, 0)]
+        (1, 10, 7, 1),
+        (4, 3, 0, 0),
+    ]
     assert groups[0]["budgets"][0]["budget"] == 600
     assert groups[0]["budgets"][0]["won"] == 6
     result = CliRunner().invoke(cli, ["stats", str(hand_results), "--budgets", "600", "--csv"])
     assert result.exit_code == 0, result.output
     from io import StringIO
+
     table = pd.read_csv(StringIO(result.stdout))
     assert list(table["won"]) == [7, 0]
     assert list(table["won_at_600"]) == [6, 0]
@@ -112,8 +130,10 @@ def test_stats_command_json_and_csv(hand_results):
 def test_hints_give_the_first_action_in_notation_and_words(tmp_path):
     position = GameCode(2, "classic", 5).position()
     action = legal_actions(position)[0]
-    rows = [result_row(2, "classic", 5, "won", 321, first_action=action.text(), moves=140),
-            result_row(2, "classic", 6, "unknown", 1000)]
+    rows = [
+        result_row(2, "classic", 5, "won", 321, first_action=action.text(), moves=140),
+        result_row(2, "classic", 6, "unknown", 1000),
+    ]
     store = ResultStore(tmp_path / "res")
     store.open_for_writing()
     store.write_part(rows, {"run_id": "x"}, 0)
@@ -131,8 +151,17 @@ def test_hints_give_the_first_action_in_notation_and_words(tmp_path):
     result = CliRunner().invoke(cli, ["hints", str(tmp_path / "res"), "--out", str(out)])
     assert result.exit_code == 0, result.output
     table = pd.read_csv(out)
-    assert list(table.columns) == ["code", "suits", "rules", "node_limit", "verdict", "proven",
-                                   "first_action", "first_action_words", "moves"]
+    assert list(table.columns) == [
+        "code",
+        "suits",
+        "rules",
+        "node_limit",
+        "verdict",
+        "proven",
+        "first_action",
+        "first_action_words",
+        "moves",
+    ]
     assert table.loc[0, "first_action_words"] == action.words(position)
     assert Action.parse(table.loc[0, "first_action"]) == action
 
@@ -169,29 +198,35 @@ def assert_one_error_line(result):
     assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
 
 
-@pytest.mark.parametrize("args", [
-    ["stats", "no/such/results"],
-    ["stats", "{empty}"],
-    ["stats", "{garbage}"],
-    ["stats", "{res}", "--by", "colour"],
-    ["stats", "{res}", "--budgets", "ten"],
-    ["stats", "{res}", "--json", "--csv"],
-    ["hints", "{garbage}"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["stats", "no/such/results"],
+        ["stats", "{empty}"],
+        ["stats", "{garbage}"],
+        ["stats", "{res}", "--by", "colour"],
+        ["stats", "{res}", "--budgets", "ten"],
+        ["stats", "{res}", "--json", "--csv"],
+        ["hints", "{garbage}"],
+    ],
+)
 def test_bad_stats_arguments_give_one_error_line(args, hand_results, tmp_path):
     (tmp_path / "empty").mkdir()
     garbage = tmp_path / "garbage.parquet"
     garbage.write_text("not parquet at all")
-    names = {"{empty}": str(tmp_path / "empty"), "{garbage}": str(garbage),
-             "{res}": str(hand_results)}
+    names = {
+        "{empty}": str(tmp_path / "empty"),
+        "{garbage}": str(garbage),
+        "{res}": str(hand_results),
+    }
     result = CliRunner().invoke(cli, [names.get(a, a) for a in args])
     assert_one_error_line(result)
 
 
 def test_results_files_carry_their_metadata(tmp_path):
     path = tmp_path / "one.parquet"
-    write_atomic(rows_table(hand_table()[:2], {"runs": [{"run_id": "r1", "settings": {}}]}),
-                 path)
+    write_atomic(rows_table(hand_table()[:2], {"runs": [{"run_id": "r1", "settings": {}}]}), path)
     from spidersolve.stats import load_runs
+
     assert load_runs(path) == [{"run_id": "r1", "settings": {}}]
     assert len(load_results(path)) == 2

@@ -7,8 +7,17 @@ from pathlib import Path
 import pytest
 from data import VECTORS, read_vectors, vector_id
 
-from spidersolve.state import (Action, CodeError, GameCode, Position, PysolDeal, apply,
-                               legal_actions, load_source, replay)
+from spidersolve.state import (
+    Action,
+    CodeError,
+    GameCode,
+    Position,
+    PysolDeal,
+    apply,
+    legal_actions,
+    load_source,
+    replay,
+)
 from spidersolve.state.perft import divide, perft
 
 CODES = read_vectors("codes")
@@ -20,9 +29,10 @@ WINS = read_vectors("wins")
 POSITIONS = read_vectors("positions")
 
 # Depth 5 is the slowest (up to ~1 s each in pure Python); still run by default.
-PERFT_PARAMS = [pytest.param(row, id=vector_id(row),
-                             marks=[pytest.mark.slow] if row["depth"] >= 5 else [])
-                for row in PERFT]
+PERFT_PARAMS = [
+    pytest.param(row, id=vector_id(row), marks=[pytest.mark.slow] if row["depth"] >= 5 else [])
+    for row in PERFT
+]
 
 
 # The contract's golden files, in shared/ beside the project (here and in CI):
@@ -32,7 +42,15 @@ SHARED_VECTORS = Path(__file__).resolve().parent.parent.parent / "shared" / "vec
 
 def test_every_golden_file_is_read_by_the_tests():
     assert sorted(path.stem for path in VECTORS.glob("*.jsonl")) == [
-        "codes", "deals", "perft", "positions", "pysol", "visible", "walks", "wins"]
+        "codes",
+        "deals",
+        "perft",
+        "positions",
+        "pysol",
+        "visible",
+        "walks",
+        "wins",
+    ]
 
 
 @pytest.mark.skipif(not SHARED_VECTORS.is_dir(), reason=f"no {SHARED_VECTORS} beside the project")
@@ -55,7 +73,10 @@ def test_code_parses_to_its_canonical_form(row):
     code = GameCode.parse(row["input"])
     assert code.text() == expect["code"]
     assert (code.suits, code.rules, code.deal_number) == (
-        expect["suits"], expect["rules"], expect["deal_number"])
+        expect["suits"],
+        expect["rules"],
+        expect["deal_number"],
+    )
     assert GameCode.parse(code.text()) == code
 
 
@@ -63,7 +84,10 @@ def test_code_parses_to_its_canonical_form(row):
 def test_deal_lays_out_the_shuffled_deck(row):
     code = GameCode.parse(row["code"])
     assert (code.suits, code.rules, code.deal_number) == (
-        row["suits"], row["rules"], row["deal_number"])
+        row["suits"],
+        row["rules"],
+        row["deal_number"],
+    )
     assert GameCode(row["suits"], row["rules"], row["deal_number"]).text() == row["code"]
     position = code.position()
     assert position.to_text() == row["position"]

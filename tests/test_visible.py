@@ -10,11 +10,29 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spidersolve.cards import UNKNOWN, card_text, parse_card
-from spidersolve.state import (DEAL, Action, GameCode, HiddenCard, Position, PositionError,
-                               apply, legal_actions, replay)
-from spidersolve.state.visible import (agrees, fill, name_deal, name_down, sample_hidden,
-                                       sample_rng, samples, unknown_count, unseen_cards,
-                                       visible_of)
+from spidersolve.state import (
+    DEAL,
+    Action,
+    GameCode,
+    HiddenCard,
+    Position,
+    PositionError,
+    apply,
+    legal_actions,
+    replay,
+)
+from spidersolve.state.visible import (
+    agrees,
+    fill,
+    name_deal,
+    name_down,
+    sample_hidden,
+    sample_rng,
+    samples,
+    unknown_count,
+    unseen_cards,
+    visible_of,
+)
 
 VISIBLE = read_vectors("visible")
 
@@ -48,8 +66,9 @@ def test_visible_of_a_deal_hides_the_face_down_cards_and_the_stock():
     view = visible_of(pos)
     assert view.up == pos.up and view.removed == pos.removed
     assert set(view.stock) == {UNKNOWN} and len(view.stock) == 50
-    assert all(set(col) <= {UNKNOWN} and len(col) == len(full)
-               for col, full in zip(view.down, pos.down))
+    assert all(
+        set(col) <= {UNKNOWN} and len(col) == len(full) for col, full in zip(view.down, pos.down)
+    )
     assert unknown_count(view) == 94
     assert unseen_cards(view) == Counter(pos.stock) + Counter(c for col in pos.down for c in col)
     assert Position.from_text(view.to_text()) == view

@@ -14,8 +14,17 @@ from strategies import codes, random_walk
 
 from spidersolve.cards import SUIT_NAMES, card_text
 from spidersolve.cli.main import cli
-from spidersolve.state import (DEAL, Action, Game, GameCode, IllegalAction, Position, apply,
-                               legal_actions, parse_line)
+from spidersolve.state import (
+    DEAL,
+    Action,
+    Game,
+    GameCode,
+    IllegalAction,
+    Position,
+    apply,
+    legal_actions,
+    parse_line,
+)
 from spidersolve.state.words import action_outcome, action_sentence, line_sentences
 
 WINS = read_vectors("wins")
@@ -30,14 +39,20 @@ def expected_pieces(pos: Position, action: Action) -> tuple[str, list[str], list
     after, removed = apply(pos, action)
     if action.is_deal:
         left = len(after.stock) // 10
-        head = ("deal the last row (no deals left)" if left == 0
-                else f"deal a row ({left} deal{'s' if left != 1 else ''} left)")
+        head = (
+            "deal the last row (no deals left)"
+            if left == 0
+            else f"deal a row ({left} deal{'s' if left != 1 else ''} left)"
+        )
     else:
-        cards = pos.up[action.src][-action.n_cards:]
+        cards = pos.up[action.src][-action.n_cards :]
         names = ("the " if len(cards) == 1 else "") + " ".join(card_text(c) for c in cards)
         dst = pos.up[action.dst]
-        where = (f"onto the {card_text(dst[-1])} in column {action.dst + 1}" if dst
-                 else f"to the empty column {action.dst + 1}")
+        where = (
+            f"onto the {card_text(dst[-1])} in column {action.dst + 1}"
+            if dst
+            else f"to the empty column {action.dst + 1}"
+        )
         head = f"move {names} from column {action.src + 1} {where}"
     turned, emptied = [], []
     for c in range(10):
@@ -56,8 +71,14 @@ def check_sentence(pos: Position, action: Action) -> str:
     clauses = sentence.split("; ")
     assert clauses[0] == head, sentence
     said_runs = [c for c in clauses if "is complete and leaves the table" in c]
-    found = [re.fullmatch(r"the (\w+) run in column (\d+) is complete and leaves the table "
-                          r"\((\d of 8)(: the game is won)?\)", c) for c in said_runs]
+    found = [
+        re.fullmatch(
+            r"the (\w+) run in column (\d+) is complete and leaves the table "
+            r"\((\d of 8)(: the game is won)?\)",
+            c,
+        )
+        for c in said_runs
+    ]
     assert all(found), sentence
     assert [f"{m.group(1)} ({m.group(3)}" for m in found] == runs, sentence
     if not action.is_deal:  # after a move only its destination can complete a run
@@ -65,10 +86,13 @@ def check_sentence(pos: Position, action: Action) -> str:
     assert [c for c in clauses if c.endswith("turns up")] == turned, sentence
     said_empty = [c for c in clauses if c.endswith("left empty")]
     if emptied:
-        listed = (emptied[0] if len(emptied) == 1
-                  else ", ".join(emptied[:-1]) + " and " + emptied[-1])
-        assert said_empty == [f"column{'s' if len(emptied) > 1 else ''} {listed} "
-                              f"{'are' if len(emptied) > 1 else 'is'} left empty"], sentence
+        listed = (
+            emptied[0] if len(emptied) == 1 else ", ".join(emptied[:-1]) + " and " + emptied[-1]
+        )
+        assert said_empty == [
+            f"column{'s' if len(emptied) > 1 else ''} {listed} "
+            f"{'are' if len(emptied) > 1 else 'is'} left empty"
+        ], sentence
     else:
         assert not said_empty, sentence
     assert len(clauses) == 1 + len(runs) + len(turned) + bool(emptied), sentence
@@ -79,17 +103,23 @@ def check_sentence(pos: Position, action: Action) -> str:
 def test_a_group_onto_a_card_names_the_card_and_the_card_that_turns_up():
     pos = Position.from_text(filled_position_text(4, {7: "QH 7S 6S", 3: "8S"}, down={7: "5D"}))
     # 7S 6S move; the QH stays face up, so nothing turns up.
-    assert action_sentence(pos, Action.parse("7>3x2")) == \
-        "move 7S 6S from column 7 onto the 8S in column 3"
+    assert (
+        action_sentence(pos, Action.parse("7>3x2"))
+        == "move 7S 6S from column 7 onto the 8S in column 3"
+    )
     pos = Position.from_text(filled_position_text(4, {7: "7S 6S", 3: "8S"}, down={7: "QH"}))
-    assert action_sentence(pos, Action.parse("7>3x2")) == \
-        "move 7S 6S from column 7 onto the 8S in column 3; the QH in column 7 turns up"
+    assert (
+        action_sentence(pos, Action.parse("7>3x2"))
+        == "move 7S 6S from column 7 onto the 8S in column 3; the QH in column 7 turns up"
+    )
 
 
 def test_a_king_to_an_empty_column():
     pos = Position.from_text(filled_position_text(4, {2: "9D KS", 4: ""}))
-    assert action_sentence(pos, Action.parse("2>4")) == \
-        "move the KS from column 2 to the empty column 4"
+    assert (
+        action_sentence(pos, Action.parse("2>4"))
+        == "move the KS from column 2 to the empty column 4"
+    )
 
 
 def test_a_deal_says_how_many_deals_are_left():
@@ -100,8 +130,11 @@ def test_a_deal_says_how_many_deals_are_left():
     for action in line:
         said.append(action_sentence(game.position, action))
         game = game.play(action)
-    assert said == ["deal a row (4 deals left)", "deal a row (3 deals left)",
-                    "deal a row (2 deals left)"]
+    assert said == [
+        "deal a row (4 deals left)",
+        "deal a row (3 deals left)",
+        "deal a row (2 deals left)",
+    ]
     pos = Position.from_text(filled_position_text(1, {}, stock=1))
     assert action_sentence(pos, DEAL) == "deal the last row (no deals left)"
 
@@ -139,7 +172,8 @@ stock: AS AS KS KS QS QS JS JS TS TS
         "deal the last row (no deals left); "
         "the spades run in column 1 is complete and leaves the table (5 of 8); "
         "the spades run in column 2 is complete and leaves the table (6 of 8); "
-        "the 3S in column 2 turns up; column 1 is left empty")
+        "the 3S in column 2 turns up; column 1 is left empty"
+    )
 
 
 def test_a_column_that_loses_two_runs_in_one_deal_loses_the_second_after_the_other_columns():
@@ -167,7 +201,8 @@ stock: AS AS KS KS QS QS JS JS TS TS
         "the spades run in column 1 is complete and leaves the table (4 of 8); "
         "the spades run in column 2 is complete and leaves the table (5 of 8); "
         "the hearts run in column 1 is complete and leaves the table (6 of 8); "
-        "columns 1 and 2 are left empty")
+        "columns 1 and 2 are left empty"
+    )
     outcome = action_outcome(pos, DEAL)
     assert outcome.runs == ((0, 0, 4), (1, 0, 5), (0, 1, 6))
     assert outcome.emptied == (0, 1)
@@ -177,7 +212,8 @@ def test_an_unknown_card_that_turns_up_is_said_without_a_name():
     pos = Position.from_text(filled_position_text(1, {7: "7S", 3: "8S"}, down={7: "?? ??"}))
     assert action_sentence(pos, Action.parse("7>3")) == (
         "move the 7S from column 7 onto the 8S in column 3; "
-        "a face-down card in column 7 turns up (not known here)")
+        "a face-down card in column 7 turns up (not known here)"
+    )
     # The line stops there: the card must be named before play goes on.
     with pytest.raises(IllegalAction, match="action 1 .*unknown card in column 7"):
         line_sentences(pos, "7>3 3>7")
@@ -187,9 +223,9 @@ def test_an_unknown_card_that_turns_up_is_said_without_a_name():
 def test_a_deal_from_an_unknown_stock_is_said_without_claiming_a_run():
     # Built directly: ?? in the stock is the honest-play issue's position text.
     known = Position.from_text(
-        filled_position_text(1, {1: "KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S"}, stock=1))
-    hidden = Position(known.suits, known.rules, known.removed, (15,) * 10, known.down,
-                      known.up)
+        filled_position_text(1, {1: "KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S"}, stock=1)
+    )
+    hidden = Position(known.suits, known.rules, known.removed, (15,) * 10, known.down, known.up)
     assert action_sentence(hidden, DEAL) == "deal the last row (no deals left)"
 
 
@@ -237,12 +273,14 @@ def test_replay_words_numbers_every_action_then_prints_the_final_position():
     actions = parse_line(game["line"])
     lines = result.stdout.splitlines()
     said = line_sentences(GameCode.parse(game["code"]).position(), actions)
-    assert lines[:len(actions)] == [f"{i}. {a.text()}: {s}" for i, (a, s) in
-                                    enumerate(zip(actions, said), start=1)]
+    assert lines[: len(actions)] == [
+        f"{i}. {a.text()}: {s}" for i, (a, s) in enumerate(zip(actions, said), start=1)
+    ]
     assert lines[len(actions)] == "spider 1 classic"
     assert lines[-1] == "state: won"
-    obj = json.loads(CliRunner().invoke(cli, ["replay", game["code"], game["line"], "--words",
-                                              "--json"]).stdout)
+    obj = json.loads(
+        CliRunner().invoke(cli, ["replay", game["code"], game["line"], "--words", "--json"]).stdout
+    )
     assert obj["words"] == said and obj["state"] == "won"
 
 
@@ -251,10 +289,12 @@ def test_replay_words_of_an_illegal_line_is_one_error_line():
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.splitlines() == [
         "error: action 2 (1>2): 1>2 is illegal: KS is not one rank below 6S (the top card of "
-        "column 2)"]
+        "column 2)"
+    ]
 
 
 def test_actions_lists_the_sentences():
     result = CliRunner().invoke(cli, ["actions", "SP1-S1C-AAAAAAD"])
-    assert result.stdout.splitlines()[0] == ("1>8\tmove the 2S from column 1 onto the 3S in "
-                                             "column 8; the KS in column 1 turns up")
+    assert result.stdout.splitlines()[0] == (
+        "1>8\tmove the 2S from column 1 onto the 3S in column 8; the KS in column 1 turns up"
+    )

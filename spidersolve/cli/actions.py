@@ -13,8 +13,10 @@ def no_action_text(game) -> str:
     if game.won:
         return "no legal action: the game is won (all 8 runs removed)"
     runs = len(game.position.removed)
-    return (f"no legal action: the game is lost ({runs} of 8 runs removed, "
-            "nothing can move and no deal is possible)")
+    return (
+        f"no legal action: the game is lost ({runs} of 8 runs removed, "
+        "nothing can move and no deal is possible)"
+    )
 
 
 @click.command("actions")
@@ -30,8 +32,12 @@ def actions(source, after, as_json):
     position = game.position
     legal = legal_actions(position)
     if as_json:
-        echo_json({"actions": [{"action": a.text(), "words": a.words(position)} for a in legal],
-                   "state": game.state})
+        echo_json(
+            {
+                "actions": [{"action": a.text(), "words": a.words(position)} for a in legal],
+                "state": game.state,
+            }
+        )
         return
     if not legal:
         click.echo(no_action_text(game))

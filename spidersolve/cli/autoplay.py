@@ -6,23 +6,39 @@ import click
 
 from ..search import DEFAULT_NODES
 from ..search.memory import NODE_COST_TEXT
-from .options import (NodeCount, after_option, announce_compile, check_search_memory,
-                      echo_json, json_option, memory_option, needs_full_knowledge,
-                      source_argument, start_game)
+from .options import (
+    NodeCount,
+    after_option,
+    announce_compile,
+    check_search_memory,
+    echo_json,
+    json_option,
+    memory_option,
+    needs_full_knowledge,
+    source_argument,
+    start_game,
+)
 from .solve import honest_options
 
 
 @click.command("autoplay")
 @source_argument
 @after_option
-@click.option("--honest", is_flag=True,
-              help="The honest player: it sees only what a player sees, cards turn up as "
-                   "they are uncovered, no undo.")
+@click.option(
+    "--honest",
+    is_flag=True,
+    help="The honest player: it sees only what a player sees, cards turn up as "
+    "they are uncovered, no undo.",
+)
 @honest_options
-@click.option("--nodes", type=NodeCount(), default=None,
-              help=f"Node limit: with --honest per sample search (default by suits), "
-                   f"else the solver's (default {DEFAULT_NODES}); 1e6 works; "
-                   f"{NODE_COST_TEXT}.")
+@click.option(
+    "--nodes",
+    type=NodeCount(),
+    default=None,
+    help=f"Node limit: with --honest per sample search (default by suits), "
+    f"else the solver's (default {DEFAULT_NODES}); 1e6 works; "
+    f"{NODE_COST_TEXT}.",
+)
 @memory_option
 @json_option
 def autoplay_command(source, after, honest, samples, seed, nodes, memory, as_json):
@@ -45,12 +61,14 @@ def autoplay_command(source, after, honest, samples, seed, nodes, memory, as_jso
         workers = default_workers()
         # the sample searches run side by side; once no card is hidden, one search of
         # at least KNOWN_NODES decides
-        check_search_memory(nodes or HONEST_NODES[game.position.suits], memory, workers,
-                            threads=True)
+        check_search_memory(
+            nodes or HONEST_NODES[game.position.suits], memory, workers, threads=True
+        )
         check_search_memory(max(nodes or 0, KNOWN_NODES), memory)
         announce_compile()
-        result = play_honest(game.position, samples=samples, seed=seed, nodes=nodes,
-                             workers=workers, game=game)
+        result = play_honest(
+            game.position, samples=samples, seed=seed, nodes=nodes, workers=workers, game=game
+        )
     else:
         check_search_memory(nodes or DEFAULT_NODES, memory)
         announce_compile()

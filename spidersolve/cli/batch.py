@@ -9,15 +9,27 @@ import click
 
 from ..board import plural
 from ..errors import SpiderError
-from ..search.memory import (NODE_COST_TEXT, available_bytes, check_memory, needed_bytes,
-                             size_text, workers_that_fit)
+from ..search.honest import HONEST_NODES, HONEST_SAMPLES, KNOWN_NODES
+from ..search.memory import (
+    NODE_COST_TEXT,
+    available_bytes,
+    check_memory,
+    needed_bytes,
+    size_text,
+    workers_that_fit,
+)
+from ..search.solver import DEFAULT_NODES
 from ..stats.backends import make_backend
 from ..stats.batch import run_batch
 from ..stats.plan import plan, settings
-from ..search.honest import HONEST_NODES, HONEST_SAMPLES, KNOWN_NODES
-from ..search.solver import DEFAULT_NODES
-from .options import (announce_compile, memory_option, node_count, parse_deals, parse_rules,
-                      parse_suits)
+from .options import (
+    announce_compile,
+    memory_option,
+    node_count,
+    parse_deals,
+    parse_rules,
+    parse_suits,
+)
 
 
 def worker_count(workers: int | None, limit: int, memory: int | None) -> int:
@@ -37,51 +49,132 @@ def worker_count(workers: int | None, limit: int, memory: int | None) -> int:
     if by_memory < fit:
         cap = memory if memory is not None else available_bytes()
         what = "the --memory cap" if memory is not None else "available"
-        click.echo(f"note: --workers {fit} capped at {by_memory}: a search of {limit} nodes "
-                   f"may need {size_text(needed_bytes(limit))}, {size_text(cap)} {what}",
-                   err=True)
+        click.echo(
+            f"note: --workers {fit} capped at {by_memory}: a search of {limit} nodes "
+            f"may need {size_text(needed_bytes(limit))}, {size_text(cap)} {what}",
+            err=True,
+        )
     return by_memory
 
 
 @click.command("batch")
-@click.option("--suits", default="1", show_default=True, metavar="LIST",
-              help="Suit counts, comma-separated: 1, 2, 4.")
-@click.option("--rules", default="classic", show_default=True, metavar="LIST",
-              help="Rule variants, comma-separated: classic, relaxed (1 suit is always classic).")
-@click.option("--deals", required=True, metavar="RANGES",
-              help="Deal numbers: A:B (A up to B-1), N, or a comma list of both. With "
-                   "--source pysol, PySolFC game numbers.")
-@click.option("--source", type=click.Choice(["code", "pysol"]), default="code",
-              show_default=True, help="SP1 game codes, or PySolFC games (classic rules).")
-@click.option("--nodes", default=None, metavar="N",
-              help=f"Node limit per deal (positions expanded; 1e6 works; {NODE_COST_TEXT}) "
-                   "[default: 1000000; with --player honest, per sample search, by suits].")
-@click.option("--player", type=click.Choice(["solver", "honest"]), default="solver",
-              show_default=True,
-              help="solver: prove each deal with full knowledge. honest: play each deal with "
-                   "the honest player, who sees only what a player sees (SPEC section 11).")
-@click.option("--samples", type=click.IntRange(1, 10_000), default=None, metavar="N",
-              help="--player honest: samples of the hidden cards per decision [default: 8].")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
-              help="--player honest: the seed of the samples.")
-@click.option("--out", default="results", show_default=True, type=click.Path(file_okay=False),
-              help="Results directory (created; a rerun skips deals already done).")
-@click.option("--workers", type=click.IntRange(min=1, max=10**6), default=None, metavar="N",
-              help="Worker processes [default: the number of CPUs]; 1 solves in this process. "
-                   "Capped at the number of CPUs and at what fits in memory (said on stderr).")
-@click.option("--scheduler", envvar="DASK_SCHEDULER_ADDRESS", default=None, metavar="ADDRESS",
-              help="Run on the Dask cluster at ADDRESS (env DASK_SCHEDULER_ADDRESS).")
-@click.option("--chunk", type=int, default=None, metavar="N",
-              help="Deals per chunk (one part file each) [default: from deals and workers].")
+@click.option(
+    "--suits",
+    default="1",
+    show_default=True,
+    metavar="LIST",
+    help="Suit counts, comma-separated: 1, 2, 4.",
+)
+@click.option(
+    "--rules",
+    default="classic",
+    show_default=True,
+    metavar="LIST",
+    help="Rule variants, comma-separated: classic, relaxed (1 suit is always classic).",
+)
+@click.option(
+    "--deals",
+    required=True,
+    metavar="RANGES",
+    help="Deal numbers: A:B (A up to B-1), N, or a comma list of both. With "
+    "--source pysol, PySolFC game numbers.",
+)
+@click.option(
+    "--source",
+    type=click.Choice(["code", "pysol"]),
+    default="code",
+    show_default=True,
+    help="SP1 game codes, or PySolFC games (classic rules).",
+)
+@click.option(
+    "--nodes",
+    default=None,
+    metavar="N",
+    help=f"Node limit per deal (positions expanded; 1e6 works; {NODE_COST_TEXT}) "
+    "[default: 1000000; with --player honest, per sample search, by suits].",
+)
+@click.option(
+    "--player",
+    type=click.Choice(["solver", "honest"]),
+    default="solver",
+    show_default=True,
+    help="solver: prove each deal with full knowledge. honest: play each deal with "
+    "the honest player, who sees only what a player sees (SPEC section 11).",
+)
+@click.option(
+    "--samples",
+    type=click.IntRange(1, 10_000),
+    default=None,
+    metavar="N",
+    help="--player honest: samples of the hidden cards per decision [default: 8].",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(0, 2**63 - 1),
+    default=0,
+    show_default=True,
+    help="--player honest: the seed of the samples.",
+)
+@click.option(
+    "--out",
+    default="results",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="Results directory (created; a rerun skips deals already done).",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1, max=10**6),
+    default=None,
+    metavar="N",
+    help="Worker processes [default: the number of CPUs]; 1 solves in this process. "
+    "Capped at the number of CPUs and at what fits in memory (said on stderr).",
+)
+@click.option(
+    "--scheduler",
+    envvar="DASK_SCHEDULER_ADDRESS",
+    default=None,
+    metavar="ADDRESS",
+    help="Run on the Dask cluster at ADDRESS (env DASK_SCHEDULER_ADDRESS).",
+)
+@click.option(
+    "--chunk",
+    type=int,
+    default=None,
+    metavar="N",
+    help="Deals per chunk (one part file each) [default: from deals and workers].",
+)
 @memory_option
-@click.option("--progress/--no-progress", default=None,
-              help="Draw a progress bar on stderr [default: only when stderr is a terminal].")
-@click.option("--repair", is_flag=True,
-              help="First set aside (rename to NAME.damaged) every results file in OUT that "
-                   "fails its checks, then solve the deals it held again.")
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Draw a progress bar on stderr [default: only when stderr is a terminal].",
+)
+@click.option(
+    "--repair",
+    is_flag=True,
+    help="First set aside (rename to NAME.damaged) every results file in OUT that "
+    "fails its checks, then solve the deals it held again.",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
-def batch(suits, rules, deals, source, nodes, player, samples, seed, out, workers, scheduler,
-          chunk, memory, progress, repair, quiet):
+def batch(
+    suits,
+    rules,
+    deals,
+    source,
+    nodes,
+    player,
+    samples,
+    seed,
+    out,
+    workers,
+    scheduler,
+    chunk,
+    memory,
+    progress,
+    repair,
+    quiet,
+):
     """Solve every deal of a range under each setting; write one row per deal.
 
     Rows go to Parquet files in OUT (see docs/batch.md). Run the same command
@@ -111,14 +204,21 @@ def batch(suits, rules, deals, source, nodes, player, samples, seed, out, worker
     else:
         workers = worker_count(workers, search_nodes, memory)
     backend = make_backend(workers, scheduler)
-    meta = {"command": "spidersolve " + " ".join(sys.argv[1:]) if sys.argv else "",
-            "source": source, "suits": suit_list, "rules": rule_list, "deals": deals,
-            "settings": [f"{s.suits} {s.rules}" for s in settings(source, suit_list, rule_list)],
-            "node_limit": limit, "player": player,
-            "samples": samples if player == "honest" else None,
-            "seed": seed if player == "honest" else None, "backend": backend.name,
-            "workers": getattr(backend, "slots", 1) if not scheduler else None,
-            "scheduler": scheduler}
+    meta = {
+        "command": "spidersolve " + " ".join(sys.argv[1:]) if sys.argv else "",
+        "source": source,
+        "suits": suit_list,
+        "rules": rule_list,
+        "deals": deals,
+        "settings": [f"{s.suits} {s.rules}" for s in settings(source, suit_list, rule_list)],
+        "node_limit": limit,
+        "player": player,
+        "samples": samples if player == "honest" else None,
+        "seed": seed if player == "honest" else None,
+        "backend": backend.name,
+        "workers": getattr(backend, "slots", 1) if not scheduler else None,
+        "scheduler": scheduler,
+    }
 
     if progress is None:
         progress = sys.stderr.isatty()  # a bar in a log file is noise
@@ -131,8 +231,14 @@ def batch(suits, rules, deals, source, nodes, player, samples, seed, out, worker
         if draw and skipped < planned:  # nothing to do: no bar of zeros
             from tqdm import tqdm
 
-            bar = tqdm(total=planned, initial=skipped, unit="deal", file=sys.stderr,
-                       dynamic_ncols=True, desc="batch")
+            bar = tqdm(
+                total=planned,
+                initial=skipped,
+                unit="deal",
+                file=sys.stderr,
+                dynamic_ncols=True,
+                desc="batch",
+            )
             bar.set_postfix(tally)
 
     def on_chunk(rows):
@@ -145,23 +251,36 @@ def batch(suits, rules, deals, source, nodes, player, samples, seed, out, worker
     if not quiet:
         announce_compile()
     try:
-        report = run_batch(tasks, out, backend, chunk=chunk, settings_meta=meta,
-                           on_start=on_start, on_chunk=on_chunk, repair=repair,
-                           on_damaged=lambda path: click.echo(
-                               f"note: a damaged results file set aside as '{path}'; its "
-                               "deals are solved again", err=True))
+        report = run_batch(
+            tasks,
+            out,
+            backend,
+            chunk=chunk,
+            settings_meta=meta,
+            on_start=on_start,
+            on_chunk=on_chunk,
+            repair=repair,
+            on_damaged=lambda path: click.echo(
+                f"note: a damaged results file set aside as '{path}'; its deals are solved again",
+                err=True,
+            ),
+        )
     finally:
         if bar is not None:
             bar.close()
     if quiet:
         return
     if not report.solved:
-        click.echo(f"{plural(report.planned, 'deal')} planned, all already done: nothing to "
-                   f"do -> {report.out}")
+        click.echo(
+            f"{plural(report.planned, 'deal')} planned, all already done: nothing to "
+            f"do -> {report.out}"
+        )
     else:
-        click.echo(f"{plural(report.planned, 'deal')} planned, {report.skipped} already done, "
-                   f"{report.solved} solved now: won {report.won}, lost {report.lost}, "
-                   f"unknown {report.unknown} in {report.seconds:.1f} s -> {report.out}")
+        click.echo(
+            f"{plural(report.planned, 'deal')} planned, {report.skipped} already done, "
+            f"{report.solved} solved now: won {report.won}, lost {report.lost}, "
+            f"unknown {report.unknown} in {report.seconds:.1f} s -> {report.out}"
+        )
 
 
 COMMANDS = [batch]

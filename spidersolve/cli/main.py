@@ -20,9 +20,19 @@ _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
 # module's COMMANDS list). Modules are imported only when their command runs,
 # so a hint does not pay for pandas or dask.
 COMMANDS = {
-    "deal": "deal", "actions": "actions", "replay": "replay", "perft": "perft",
-    "code": "code", "codes": "code", "solve": "solve", "hint": "solve", "play": "play",
-    "show": "show", "batch": "batch", "stats": "stats", "hints": "stats",
+    "deal": "deal",
+    "actions": "actions",
+    "replay": "replay",
+    "perft": "perft",
+    "code": "code",
+    "codes": "code",
+    "solve": "solve",
+    "hint": "solve",
+    "play": "play",
+    "show": "show",
+    "batch": "batch",
+    "stats": "stats",
+    "hints": "stats",
     "autoplay": "autoplay",
 }
 

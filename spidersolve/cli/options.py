@@ -12,16 +12,31 @@ from ..state import Game, Position, load_source, replay
 from ..state.codes import RULES
 
 source_argument = click.argument("source", metavar="SOURCE")
-after_option = click.option("--after", "after", default="", metavar="LINE",
-                            help="Play these actions from SOURCE first (e.g. '1>8 deal').")
+after_option = click.option(
+    "--after",
+    "after",
+    default="",
+    metavar="LINE",
+    help="Play these actions from SOURCE first (e.g. '1>8 deal').",
+)
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-words_option = click.option("--words", is_flag=True,
-                            help="Say it in plain words (with --json: a \"words\" key too).")
-html_option = click.option("--html", "html_path", default=None, metavar="FILE",
-                           type=click.Path(dir_okay=False),
-                           help="Write a solution page (one HTML file, no network) to FILE.")
-no_color_option = click.option("--no-color", "no_color", is_flag=True,
-                               help="Plain text: no colour, no suit symbols (NO_COLOR too).")
+words_option = click.option(
+    "--words", is_flag=True, help='Say it in plain words (with --json: a "words" key too).'
+)
+html_option = click.option(
+    "--html",
+    "html_path",
+    default=None,
+    metavar="FILE",
+    type=click.Path(dir_okay=False),
+    help="Write a solution page (one HTML file, no network) to FILE.",
+)
+no_color_option = click.option(
+    "--no-color",
+    "no_color",
+    is_flag=True,
+    help="Plain text: no colour, no suit symbols (NO_COLOR too).",
+)
 
 
 def node_count(text, option: str = "--nodes", low: int = 1) -> int:
@@ -34,8 +49,7 @@ def node_count(text, option: str = "--nodes", low: int = 1) -> int:
     except ValueError:
         raise SpiderError(f"{option}: '{text}' is not a node count") from None
     if not math.isfinite(value) or not low <= value <= MAX_NODES or value != int(value):
-        raise SpiderError(f"{option}: '{text}' is not a whole node count from {low} to "
-                          f"{MAX_NODES}")
+        raise SpiderError(f"{option}: '{text}' is not a whole node count from {low} to {MAX_NODES}")
     return int(value)
 
 
@@ -53,6 +67,7 @@ class NodeCount(click.ParamType):
 
 
 # -- lists of values (batch, stats) -------------------------------------------------
+
 
 def parse_suits(text: str) -> list[int]:
     """``"1,2,4"`` -> ``[1, 2, 4]``; anything but 1, 2 and 4 is an error."""
@@ -94,9 +109,11 @@ def parse_deals(text: str) -> list[int]:
     # counted before anything is built: a range of billions is refused, not planned
     total = deal_count(ranges)
     if total > MAX_TASKS:
-        raise SpiderError(f"--deals: {total:,} deals is more than one run plans (at most "
-                          f"{MAX_TASKS:,}); split the range into several runs into the same "
-                          "--out")
+        raise SpiderError(
+            f"--deals: {total:,} deals is more than one run plans (at most "
+            f"{MAX_TASKS:,}); split the range into several runs into the same "
+            "--out"
+        )
     return deal_numbers(ranges)
 
 
@@ -140,6 +157,7 @@ def parse_budgets(text) -> list[int]:
 
 # -- search limits -------------------------------------------------------------------
 
+
 def _memory_size(ctx, param, value):
     if value is None:
         return None
@@ -149,14 +167,23 @@ def _memory_size(ctx, param, value):
 
 
 memory_option = click.option(
-    "--memory", default=None, metavar="SIZE", callback=_memory_size,
+    "--memory",
+    default=None,
+    metavar="SIZE",
+    callback=_memory_size,
     help="The most memory the search may take, like 4G or 500M [default: the memory "
-         "available]; a node limit that may need more is refused.")
+    "available]; a node limit that may need more is refused.",
+)
 
 
-def check_search_memory(nodes: int, memory: int | None, processes: int = 1,
-                        option: str = "--nodes", memory_option: bool = True,
-                        threads: bool = False) -> None:
+def check_search_memory(
+    nodes: int,
+    memory: int | None,
+    processes: int = 1,
+    option: str = "--nodes",
+    memory_option: bool = True,
+    threads: bool = False,
+) -> None:
     """Refuse a node limit that may not fit (``search.memory.check_memory``)."""
     from ..search.memory import check_memory
 
@@ -192,12 +219,15 @@ def fail(message: str) -> None:
 def needs_full_knowledge(position: Position, what: str) -> None:
     """Fail when ``position`` has unknown cards (``??``): it cannot be ``what`` (solved...)."""
     if position.has_unknown:
-        fail(f"the position has unknown cards (??), so it cannot be {what} with full "
-             "knowledge: give the game code with --after LINE instead")
+        fail(
+            f"the position has unknown cards (??), so it cannot be {what} with full "
+            "knowledge: give the game code with --after LINE instead"
+        )
 
 
-def announce_compile(package: str = "search", kernel: str = "search",
-                     shorten: bool = False) -> None:
+def announce_compile(
+    package: str = "search", kernel: str = "search", shorten: bool = False
+) -> None:
     """Say on stderr, once, that the first run compiles the numba kernels.
 
     ``shorten``: the line-shortening beam (``search/_lines.py``) is needed too.
@@ -208,5 +238,4 @@ def announce_compile(package: str = "search", kernel: str = "search",
     if shorten:
         missing = missing or not is_compiled("search", "beam", "_lines")
     if missing:
-        click.echo("compiling the numba kernels (first run only; numba caches them)...",
-                   err=True)
+        click.echo("compiling the numba kernels (first run only; numba caches them)...", err=True)

@@ -7,12 +7,19 @@ import time
 import click
 
 from ..state import perft as reference
+from .options import (
+    after_option,
+    announce_compile,
+    echo_json,
+    json_option,
+    needs_full_knowledge,
+    source_argument,
+    start_game,
+)
 
 # Counts grow about 8-fold a level: depth 6 is 0.25-1 million sequences, 10
 # some billions (minutes with the kernel); deeper would run for days.
 MAX_DEPTH = 10
-from .options import (after_option, announce_compile, echo_json, json_option,
-                      needs_full_knowledge, source_argument, start_game)
 
 
 def engine_functions(engine: str):
@@ -28,10 +35,16 @@ def engine_functions(engine: str):
 @click.command("perft")
 @source_argument
 @click.argument("depth", type=click.IntRange(min=0, max=MAX_DEPTH))
-@click.option("--divide", "by_action", is_flag=True,
-              help="Also print 'ACTION: count' for each first action.")
-@click.option("--engine", type=click.Choice(["reference", "kernel"]), default="kernel",
-              show_default=True, help="Pure-Python reference rules or the numba kernels.")
+@click.option(
+    "--divide", "by_action", is_flag=True, help="Also print 'ACTION: count' for each first action."
+)
+@click.option(
+    "--engine",
+    type=click.Choice(["reference", "kernel"]),
+    default="kernel",
+    show_default=True,
+    help="Pure-Python reference rules or the numba kernels.",
+)
 @after_option
 @json_option
 def perft(source, depth, by_action, engine, after, as_json):

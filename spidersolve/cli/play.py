@@ -15,18 +15,36 @@ from ..state import Game, GameCode, load_source, parse_line, replay
 from .deal import code_name
 from .options import after_option, fail, no_color_option
 
-COMMAND_WORDS = ["deal", "undo", "redo", "restart", "moves", "hint", "score", "show", "save ",
-                 "help", "quit"]
+COMMAND_WORDS = [
+    "deal",
+    "undo",
+    "redo",
+    "restart",
+    "moves",
+    "hint",
+    "score",
+    "show",
+    "save ",
+    "help",
+    "quit",
+]
 
 
 @click.command("play")
 @click.argument("source", metavar="[SOURCE]", required=False)
 @after_option
-@click.option("--suits", type=click.Choice(["1", "2", "4"]), default=None,
-              help="Without SOURCE: a new random deal with this many suits (default 1).")
+@click.option(
+    "--suits",
+    type=click.Choice(["1", "2", "4"]),
+    default=None,
+    help="Without SOURCE: a new random deal with this many suits (default 1).",
+)
 @click.option("--relaxed", is_flag=True, help="Without SOURCE: the new deal uses Relaxed rules.")
-@click.option("--words", is_flag=True, help="Describe the table in plain words instead of "
-                                              "drawing it (for a screen reader).")
+@click.option(
+    "--words",
+    is_flag=True,
+    help="Describe the table in plain words instead of drawing it (for a screen reader).",
+)
 @no_color_option
 def play(source, after, suits, relaxed, words, no_color):
     """Play SOURCE in the terminal (type help for the commands).
@@ -57,18 +75,23 @@ def play(source, after, suits, relaxed, words, no_color):
 def _session(source, after, suits, relaxed, words, style) -> tuple[PlaySession, str]:
     """The session for the options, and a line to say before the table (or "")."""
     if source is None:
-        code = GameCode(int(suits or 1), "relaxed" if relaxed else "classic",
-                        secrets.randbelow(2 ** 35))
+        code = GameCode(
+            int(suits or 1), "relaxed" if relaxed else "classic", secrets.randbelow(2**35)
+        )
         game = _after(Game.start(code.position()), after)
-        return (PlaySession(game, parse_line(after), words=words, style=style,
-                            start=code.text()),
-                f"new deal: {code.text()} (play it again with: spidersolve play {code.text()})")
+        return (
+            PlaySession(game, parse_line(after), words=words, style=style, start=code.text()),
+            f"new deal: {code.text()} (play it again with: spidersolve play {code.text()})",
+        )
     if suits or relaxed:
-        raise SpiderError("--suits and --relaxed choose a new random deal: give them without "
-                          "SOURCE")
+        raise SpiderError(
+            "--suits and --relaxed choose a new random deal: give them without SOURCE"
+        )
     if source.strip() == "-":
-        raise SpiderError("play reads its commands from stdin, so SOURCE cannot be '-': "
-                          "give a game code or a position file")
+        raise SpiderError(
+            "play reads its commands from stdin, so SOURCE cannot be '-': "
+            "give a game code or a position file"
+        )
     path = Path(source)
     saved = None
     if path.is_file() and not source.lower().startswith("pysol:"):
@@ -80,14 +103,22 @@ def _session(source, after, suits, relaxed, words, style) -> tuple[PlaySession, 
     if saved is None:
         position, name = load_source(source)
         game = _after(Game.start(position), after)
-        return (PlaySession(game, parse_line(after), words=words, style=style,
-                            start=code_name(source, name)), "")
-    opening = (f"resumed {source}: {saved.game.moves} move{'s' if saved.game.moves != 1 else ''}"
-               f", score {saved.game.score}")
+        return (
+            PlaySession(
+                game, parse_line(after), words=words, style=style, start=code_name(source, name)
+            ),
+            "",
+        )
+    opening = (
+        f"resumed {source}: {saved.game.moves} move{'s' if saved.game.moves != 1 else ''}"
+        f", score {saved.game.score}"
+    )
     if saved.first is None:  # begun from a position file: the saved line stays as it is
         game = _after(saved.game, after)
-        return (PlaySession(game, saved.line + parse_line(after), words=words, style=style),
-                opening)
+        return (
+            PlaySession(game, saved.line + parse_line(after), words=words, style=style),
+            opening,
+        )
     # Begun from a code: replayed from its start, so undo and restart reach back.
     session = PlaySession(Game.start(saved.first), words=words, style=style, start=saved.start)
     session.fast_forward(saved.line)
@@ -129,9 +160,11 @@ def _play_on_a_terminal(session: PlaySession) -> None:
     from prompt_toolkit.completion import WordCompleter
     from prompt_toolkit.history import InMemoryHistory
 
-    prompt = PromptSession(history=InMemoryHistory(),
-                           completer=WordCompleter(COMMAND_WORDS, sentence=True),
-                           complete_while_typing=False)
+    prompt = PromptSession(
+        history=InMemoryHistory(),
+        completer=WordCompleter(COMMAND_WORDS, sentence=True),
+        complete_while_typing=False,
+    )
     try:
         while not session.finished:
             try:

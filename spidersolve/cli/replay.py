@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from ..state import replay as replay_line
 from ..state import load_source, parse_line
+from ..state import replay as replay_line
 from ..state.words import line_sentences
 from .options import echo_json, json_option, source_argument, words_option
 
@@ -27,8 +27,13 @@ def replay(source, line, words, as_json):
     final = game.position
     said = line_sentences(position, line) if words else None
     if as_json:
-        obj = {"position": final.to_text(), "moves": game.moves, "score": game.score,
-               "removed": len(final.removed), "state": game.state}
+        obj = {
+            "position": final.to_text(),
+            "moves": game.moves,
+            "score": game.score,
+            "removed": len(final.removed),
+            "state": game.state,
+        }
         if words:
             obj["words"] = said
         echo_json(obj)

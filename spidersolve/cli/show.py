@@ -18,8 +18,15 @@ CLEAR = "\x1b[H\x1b[2J"
 @click.command("show")
 @source_argument
 @click.argument("line", metavar="LINE")
-@click.option("--from", "start", type=int, default=0, show_default=True, metavar="N",
-              help="Start at step N (0 is the start, N the board after action N).")
+@click.option(
+    "--from",
+    "start",
+    type=int,
+    default=0,
+    show_default=True,
+    metavar="N",
+    help="Start at step N (0 is the start, N the board after action N).",
+)
 @html_option
 @no_color_option
 def show(source, line, start, html_path, no_color):

@@ -10,14 +10,30 @@ from ..search.honest import DEFAULT_SEED, HONEST_NODES, HONEST_SAMPLES, default_
 from ..search.memory import NODE_COST_TEXT
 from ..state import Game, line_text
 from ..state.words import line_sentences
-from .options import (NodeCount, after_option, announce_compile, check_search_memory,
-                      echo_json, html_option, json_option, memory_option,
-                      needs_full_knowledge, source_argument, start_game, words_option)
+from .options import (
+    NodeCount,
+    after_option,
+    announce_compile,
+    check_search_memory,
+    echo_json,
+    html_option,
+    json_option,
+    memory_option,
+    needs_full_knowledge,
+    source_argument,
+    start_game,
+    words_option,
+)
 
 
 def _nodes_option(default):
-    return click.option("--nodes", type=NodeCount(), default=default, show_default=True,
-                        help=f"Node limit: positions expanded (1e6 works; {NODE_COST_TEXT}).")
+    return click.option(
+        "--nodes",
+        type=NodeCount(),
+        default=default,
+        show_default=True,
+        help=f"Node limit: positions expanded (1e6 works; {NODE_COST_TEXT}).",
+    )
 
 
 def _prepare(source, after, nodes, memory, shorten: bool = False) -> tuple[Game, str]:
@@ -38,9 +54,9 @@ def _write_page(path, game: Game, line, name: str, after: str) -> str:
         where += " after " + after.strip()
     steps = line_steps(game, line, where)
     total = len(steps) - 1
-    written = write_solution_page(path, steps,
-                                  f"{where}: a winning line of {total} action"
-                                  f"{'s' if total != 1 else ''}")
+    written = write_solution_page(
+        path, steps, f"{where}: a winning line of {total} action{'s' if total != 1 else ''}"
+    )
     return f"page: {written}"
 
 
@@ -51,9 +67,12 @@ def _write_page(path, game: Game, line, name: str, after: str) -> str:
 @memory_option
 @words_option
 @html_option
-@click.option("--shorten", is_flag=True,
-              help="Look for a shorter winning line after the search (a beam search seeded "
-                   "with the line; typically half a second more).")
+@click.option(
+    "--shorten",
+    is_flag=True,
+    help="Look for a shorter winning line after the search (a beam search seeded "
+    "with the line; typically half a second more).",
+)
 @json_option
 def solve_command(source, after, nodes, memory, words, html_path, shorten, as_json):
     """Prove SOURCE won (with a winning line), lost, or say unknown.
@@ -71,8 +90,7 @@ def solve_command(source, after, nodes, memory, words, html_path, shorten, as_js
     if as_json:
         obj = result.as_dict()
         if words:  # each action of the line in words, or null unless won
-            obj["words"] = (line_sentences(game, result.line) if result.verdict == "won"
-                            else None)
+            obj["words"] = line_sentences(game, result.line) if result.verdict == "won" else None
         echo_json(obj)
         return
     click.echo(f"verdict: {result.verdict}")
@@ -83,8 +101,9 @@ def solve_command(source, after, nodes, memory, words, html_path, shorten, as_js
         click.echo(f"score: {result.score}")
         click.echo(f"line: {result.line_text}")
         if words:
-            for i, (action, text) in enumerate(zip(result.line, line_sentences(game, result.line)),
-                                               start=1):
+            for i, (action, text) in enumerate(
+                zip(result.line, line_sentences(game, result.line)), start=1
+            ):
                 click.echo(f"{i}. {action.text()}: {text}")
         if page:
             click.echo(page)
@@ -99,27 +118,42 @@ def solve_command(source, after, nodes, memory, words, html_path, shorten, as_js
 
 def honest_options(fn):
     """--samples and --seed, shared by the honest commands."""
-    fn = click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=DEFAULT_SEED,
-                      show_default=True,
-                      help="Seed of the samples of the hidden cards (honest play).")(fn)
-    return click.option("--samples", type=click.IntRange(1, 10_000), default=HONEST_SAMPLES,
-                        show_default=True,
-                        help="Samples of the hidden cards per decision (honest play).")(fn)
+    fn = click.option(
+        "--seed",
+        type=click.IntRange(0, 2**63 - 1),
+        default=DEFAULT_SEED,
+        show_default=True,
+        help="Seed of the samples of the hidden cards (honest play).",
+    )(fn)
+    return click.option(
+        "--samples",
+        type=click.IntRange(1, 10_000),
+        default=HONEST_SAMPLES,
+        show_default=True,
+        help="Samples of the hidden cards per decision (honest play).",
+    )(fn)
 
 
 @click.command("hint")
 @source_argument
 @after_option
-@click.option("--nodes", type=NodeCount(), default=None,
-              help="Node limit: positions expanded (1e6 works; " + NODE_COST_TEXT + "). "
-                   f"[default: {HINT_NODES}; honest: per sample, "
-                   + ", ".join(f"{n} for {s} suit{'s' if s > 1 else ''}"
-                               for s, n in HONEST_NODES.items()) + "]")
+@click.option(
+    "--nodes",
+    type=NodeCount(),
+    default=None,
+    help="Node limit: positions expanded (1e6 works; " + NODE_COST_TEXT + "). "
+    f"[default: {HINT_NODES}; honest: per sample, "
+    + ", ".join(f"{n} for {s} suit{'s' if s > 1 else ''}" for s, n in HONEST_NODES.items())
+    + "]",
+)
 @memory_option
 @click.option("--line", "show_line", is_flag=True, help="Print the whole winning line.")
-@click.option("--honest", is_flag=True,
-              help="Advise from what a player sees only: face-down and stock cards hidden. "
-                   "Always on for a position with unknown cards (??).")
+@click.option(
+    "--honest",
+    is_flag=True,
+    help="Advise from what a player sees only: face-down and stock cards hidden. "
+    "Always on for a position with unknown cards (??).",
+)
 @honest_options
 @json_option
 def hint_command(source, after, nodes, memory, show_line, honest, samples, seed, as_json):
@@ -135,8 +169,9 @@ def hint_command(source, after, nodes, memory, show_line, honest, samples, seed,
     if honest or game.position.has_unknown:
         workers = default_workers()
         # the searches of the samples run side by side, one per worker thread
-        check_search_memory(nodes or HONEST_NODES[game.position.suits], memory, workers,
-                            threads=True)
+        check_search_memory(
+            nodes or HONEST_NODES[game.position.suits], memory, workers, threads=True
+        )
         announce_compile()
         _honest_hint(game, nodes, samples, seed, as_json, workers)
         return
@@ -152,27 +187,34 @@ def hint_command(source, after, nodes, memory, show_line, honest, samples, seed,
     elif status == "stuck":
         click.echo("stuck: no legal action is left, so the game is lost")
     elif status == "lost":
-        click.echo("lost: no winning line exists from here (searched all "
-                   f"{plural(result.nodes, 'position')})")
+        click.echo(
+            "lost: no winning line exists from here (searched all "
+            f"{plural(result.nodes, 'position')})"
+        )
     elif status == "proven":
         click.echo(f"{result.action.text()}: {result.words}")
-        click.echo(f"proven: the first action of a winning line of "
-                   f"{plural(result.line_length, 'action')} ({result.nodes} nodes)")
+        click.echo(
+            f"proven: the first action of a winning line of "
+            f"{plural(result.line_length, 'action')} ({result.nodes} nodes)"
+        )
         if show_line:
             click.echo("line: " + line_text(result.line))
     else:
         click.echo(f"{result.action.text()}: {result.words}")
-        click.echo(f"unproven: no winning line found within "
-                   f"{plural(nodes or HINT_NODES, 'node')}; this is the search's best guess. "
-                   "Try a larger --nodes.")
+        click.echo(
+            f"unproven: no winning line found within "
+            f"{plural(nodes or HINT_NODES, 'node')}; this is the search's best guess. "
+            "Try a larger --nodes."
+        )
 
 
 def _honest_hint(game, nodes, samples, seed, as_json, workers: int = 1) -> None:
     from ..search.honest import advise
     from ..state.visible import visible_of
 
-    result = advise(visible_of(game.position), samples=samples, seed=seed, nodes=nodes,
-                    workers=workers)
+    result = advise(
+        visible_of(game.position), samples=samples, seed=seed, nodes=nodes, workers=workers
+    )
     if as_json:
         echo_json(result.as_dict())
         return
@@ -183,10 +225,12 @@ def _honest_hint(game, nodes, samples, seed, as_json, workers: int = 1) -> None:
         click.echo("stuck: no legal action is left, so the game is lost")
         return
     click.echo(f"{result.action.text()}: {result.words}")
-    click.echo(f"honest: {result.wins} of {result.scored} samples won after it "
-               f"({100 * result.win_estimate:.0f}%); {result.samples} samples of the hidden "
-               f"cards, {plural(result.candidates, 'candidate')}, "
-               f"{plural(result.nodes, 'node')}, {result.seconds:.2f} s")
+    click.echo(
+        f"honest: {result.wins} of {result.scored} samples won after it "
+        f"({100 * result.win_estimate:.0f}%); {result.samples} samples of the hidden "
+        f"cards, {plural(result.candidates, 'candidate')}, "
+        f"{plural(result.nodes, 'node')}, {result.seconds:.2f} s"
+    )
     if len(result.plan) > 1:
         click.echo(f"plan: {line_text(result.plan)} (up to the first card it turns up)")
 

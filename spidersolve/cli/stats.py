@@ -10,30 +10,49 @@ import click
 from ..board import plural
 from ..errors import SpiderError
 from ..files import write_atomic
-from .options import NodeCount, check_search_memory, parse_budgets, parse_by
 from ..stats.hint_table import hints_frame
 from ..stats.honest import honest_render, honest_summary, split_players
 from ..stats.store import load_results, load_results_and_runs
 from ..stats.winrates import DEFAULT_BY, render, stats_flat, stats_json
+from .options import NodeCount, check_search_memory, parse_budgets, parse_by
 
 results_argument = click.argument("results", metavar="RESULTS")
 
 
 @click.command("stats")
 @results_argument
-@click.option("--by", "by", default=",".join(DEFAULT_BY), show_default=True, metavar="COLUMNS",
-              help="Group by these columns (source, suits, rules, node_limit, version); "
-                   "the node limit is always one.")
-@click.option("--budgets", default="", metavar="LIST",
-              help="Also give the win rate within these smaller node budgets, e.g. "
-                   "167000,500000 (from the node counts of the same run).")
-@click.option("--json", "as_json", is_flag=True,
-              help='Print one JSON object: {"groups": [one object per group], "honest": [one '
-                   'object per honest setting], "planned": N, "missing": N}.')
+@click.option(
+    "--by",
+    "by",
+    default=",".join(DEFAULT_BY),
+    show_default=True,
+    metavar="COLUMNS",
+    help="Group by these columns (source, suits, rules, node_limit, version); "
+    "the node limit is always one.",
+)
+@click.option(
+    "--budgets",
+    default="",
+    metavar="LIST",
+    help="Also give the win rate within these smaller node budgets, e.g. "
+    "167000,500000 (from the node counts of the same run).",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='Print one JSON object: {"groups": [one object per group], "honest": [one '
+    'object per honest setting], "planned": N, "missing": N}.',
+)
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV: one line per group.")
-@click.option("--plot", type=click.Path(dir_okay=False), default=None, metavar="FILE.png",
-              help="Draw win rate against node budget to FILE.png and the nodes per won "
-                   "deal to FILE-nodes.png (.svg and .pdf write those formats).")
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE.png",
+    help="Draw win rate against node budget to FILE.png and the nodes per won "
+    "deal to FILE-nodes.png (.svg and .pdf write those formats).",
+)
 def stats(results, by, budgets, as_json, as_csv, plot):
     """Win rates of the batch results in RESULTS (a directory or a .parquet file).
 
@@ -58,16 +77,24 @@ def stats(results, by, budgets, as_json, as_csv, plot):
     planned = missing_count(everything, runs)
     note = None
     if planned and planned[1]:
-        note = (f"note: {planned[1]:,} of the {planned[0]:,} deals planned by the runs that "
-                "wrote these results are missing (an interrupted run?): the same batch "
-                "command solves them")
+        note = (
+            f"note: {planned[1]:,} of the {planned[0]:,} deals planned by the runs that "
+            "wrote these results are missing (an interrupted run?): the same batch "
+            "command solves them"
+        )
     frame, honest = split_players(everything)
     if as_json:
-        click.echo(json.dumps({"groups": stats_json(frame, keys, budget_list)
-                               if not frame.empty else [],
-                               "honest": honest_summary(everything) if not honest.empty else [],
-                               "planned": planned[0] if planned else None,
-                               "missing": planned[1] if planned else None}, indent=1))
+        click.echo(
+            json.dumps(
+                {
+                    "groups": stats_json(frame, keys, budget_list) if not frame.empty else [],
+                    "honest": honest_summary(everything) if not honest.empty else [],
+                    "planned": planned[0] if planned else None,
+                    "missing": planned[1] if planned else None,
+                },
+                indent=1,
+            )
+        )
     elif as_csv:
         click.echo(stats_flat(frame, keys, budget_list).to_csv(index=False), nl=False)
     else:
@@ -86,12 +113,20 @@ def stats(results, by, budgets, as_json, as_csv, plot):
 
 @click.command("hints")
 @results_argument
-@click.option("--out", default="-", show_default=True, type=click.Path(dir_okay=False,
-                                                                      allow_dash=True),
-              help="CSV file to write ('-' for standard output).")
-@click.option("--suggest-nodes", type=NodeCount(low=0), default=10_000, show_default=True,
-              help="For a deal not won, search this many nodes for an unproven suggestion "
-                   "(0: none).")
+@click.option(
+    "--out",
+    default="-",
+    show_default=True,
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="CSV file to write ('-' for standard output).",
+)
+@click.option(
+    "--suggest-nodes",
+    type=NodeCount(low=0),
+    default=10_000,
+    show_default=True,
+    help="For a deal not won, search this many nodes for an unproven suggestion (0: none).",
+)
 def hints(results, out, suggest_nodes):
     """First action of each deal's winning line, in notation and in words.
 

@@ -15,6 +15,17 @@ from .moves import click_action, fitting_action, typed_form
 from .saved import SAVED_HEADER, SavedGame, read_saved_game, saved_game_text
 from .session import HELP_TEXT, MAX_UNDO, PlaySession
 
-__all__ = ["HELP_TEXT", "MAX_UNDO", "SAVED_HEADER", "PlaySession", "SavedGame",
-           "click_action", "fitting_action", "hint_text", "honest_hint_text",
-           "read_saved_game", "saved_game_text", "typed_form"]
+__all__ = [
+    "HELP_TEXT",
+    "MAX_UNDO",
+    "SAVED_HEADER",
+    "PlaySession",
+    "SavedGame",
+    "click_action",
+    "fitting_action",
+    "hint_text",
+    "honest_hint_text",
+    "read_saved_game",
+    "saved_game_text",
+    "typed_form",
+]

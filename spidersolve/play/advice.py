@@ -11,9 +11,11 @@ def honest_hint_text(res, pos) -> str:
         return "hint: the game is already won"
     if res.status == "stuck":
         return "hint: no legal action is left"
-    return (f"hint: {res.action.text()} ({res.words}); honest: {res.wins} of "
-            f"{plural(res.scored, 'sample')} won after it ({plural(res.nodes, 'node')}, "
-            f"{res.seconds:.1f} s)")
+    return (
+        f"hint: {res.action.text()} ({res.words}); honest: {res.wins} of "
+        f"{plural(res.scored, 'sample')} won after it ({plural(res.nodes, 'node')}, "
+        f"{res.seconds:.1f} s)"
+    )
 
 
 def hint_text(res, pos) -> str:

@@ -27,8 +27,11 @@ def saved_game_text(game: Game, line, start: str | None = None) -> str:
     head = [SAVED_HEADER]
     if start:
         head.append(f"# start: {start}")
-    head += [f"# line: {line_text(line)}".rstrip(), f"# moves: {game.moves}",
-             f"# score: {game.score}"]
+    head += [
+        f"# line: {line_text(line)}".rstrip(),
+        f"# moves: {game.moves}",
+        f"# score: {game.score}",
+    ]
     return "\n".join(head) + "\n" + game.position.to_text()
 
 
@@ -69,8 +72,9 @@ def read_saved_game(text: str, where: str = "saved game") -> SavedGame | None:
         if moves < 0 or score < 0:
             raise ValueError
     except ValueError:
-        raise SpiderError(f"{where}: '# moves:' and '# score:' must be whole numbers "
-                          "0 or more") from None
+        raise SpiderError(
+            f"{where}: '# moves:' and '# score:' must be whole numbers 0 or more"
+        ) from None
     try:
         line = parse_line(fields.get("line", ""))
     except SpiderError as err:
@@ -80,8 +84,11 @@ def read_saved_game(text: str, where: str = "saved game") -> SavedGame | None:
     first = None
     if start:
         try:
-            code = (PysolDeal.parse(start) if start.lower().startswith("pysol:")
-                    else GameCode.parse(start))
+            code = (
+                PysolDeal.parse(start)
+                if start.lower().startswith("pysol:")
+                else GameCode.parse(start)
+            )
         except SpiderError as err:
             raise SpiderError(f"{where}: '# start:' {err}") from None
         try:
@@ -90,6 +97,8 @@ def read_saved_game(text: str, where: str = "saved game") -> SavedGame | None:
         except SpiderError as err:
             raise SpiderError(f"{where}: the line does not replay from {start}: {err}") from None
         if reached != game:
-            raise SpiderError(f"{where}: the line from {start} does not lead to the saved "
-                              "position, moves and score")
+            raise SpiderError(
+                f"{where}: the line from {start} does not lead to the saved "
+                "position, moves and score"
+            )
     return SavedGame(game, line, start, first)

@@ -41,8 +41,17 @@ from ..board import PLAIN, Style, plural, table_text
 from ..cards import SUIT_NAMES, UNKNOWN, ascii_lower, parse_card
 from ..errors import SpiderError, shown
 from ..show import marked_cards
-from ..state import (DEAL, Action, Game, HiddenCard, IllegalAction, Position, legal_actions,
-                     line_text, why_illegal)
+from ..state import (
+    DEAL,
+    Action,
+    Game,
+    HiddenCard,
+    IllegalAction,
+    Position,
+    legal_actions,
+    line_text,
+    why_illegal,
+)
 from ..state.position import N_COLS
 from ..state.visible import name_deal, name_down
 from ..state.words import action_outcome, outcome_sentence
@@ -96,8 +105,14 @@ class PlaySession:
         saved game so that ``play FILE`` can check its line.
     """
 
-    def __init__(self, game: Game, line=(), words: bool = False, style: Style = PLAIN,
-                 start: str | None = None):
+    def __init__(
+        self,
+        game: Game,
+        line=(),
+        words: bool = False,
+        style: Style = PLAIN,
+        start: str | None = None,
+    ):
         self.game = game
         self.words = words
         self.style = style
@@ -159,11 +174,26 @@ class PlaySession:
         if word.split(" ", 1)[0] == "turn":
             return self._turn(text[4:].strip())
         if self._pending is not None and word not in (
-                "help", "?", "h", "quit", "exit", "q", "show", "table", "look", "score",
-                "undo", "u", "cancel", "hint"):
+            "help",
+            "?",
+            "h",
+            "quit",
+            "exit",
+            "q",
+            "show",
+            "table",
+            "look",
+            "score",
+            "undo",
+            "u",
+            "cancel",
+            "hint",
+        ):
             action, col = self._pending
-            return (f"refused: {action.text()} waits for the card that turned up in column "
-                    f"{col + 1}: turn {col + 1} CARD (or cancel)")
+            return (
+                f"refused: {action.text()} waits for the card that turned up in column "
+                f"{col + 1}: turn {col + 1} CARD (or cancel)"
+            )
         if self._pending is not None and word in ("undo", "u", "cancel"):
             action, _col = self._pending
             self._pending = None
@@ -274,18 +304,24 @@ class PlaySession:
 
     def _ask_for_card(self, action: Action, err: HiddenCard) -> str:
         if err.col is None:
-            return ("refused: the next ten stock cards are not known: name them as they are "
-                    "dealt, column 1 first: deal CARD CARD ... (ten cards)")
+            return (
+                "refused: the next ten stock cards are not known: name them as they are "
+                "dealt, column 1 first: deal CARD CARD ... (ten cards)"
+            )
         self._pending = (action, err.col)
         col = err.col + 1
-        return (f"{action.text()}: a face-down card turns up in column {col}: name it with "
-                f"'turn {col} CARD' (or cancel)")
+        return (
+            f"{action.text()}: a face-down card turns up in column {col}: name it with "
+            f"'turn {col} CARD' (or cancel)"
+        )
 
     def _turn(self, rest: str) -> str:
         """``turn COL CARD``: the card that turned up in column COL."""
         if self._pending is None:
-            return ("refused: no card is waiting to be named: turn COL CARD names the card an "
-                    "action turns up, after the action")
+            return (
+                "refused: no card is waiting to be named: turn COL CARD names the card an "
+                "action turns up, after the action"
+            )
         action, col = self._pending
         parts = rest.split()
         if len(parts) != 2 or not (parts[0].isascii() and parts[0].isdigit()):
@@ -346,7 +382,7 @@ class PlaySession:
         return self._arrive(action, self.game, after, verb="redid ")
 
     def _restart(self) -> str:
-        since = self.played[self._kept:]
+        since = self.played[self._kept :]
         if not since:
             return "refused: already at the start"
         # Every action since the start can be redone, the first one first, and
@@ -357,12 +393,14 @@ class PlaySession:
             games.append((action, game))
         self._redo += reversed(games)
         self._undo.clear()
-        del self.played[self._kept:]
+        del self.played[self._kept :]
         self.game = self._first
         self._marked = ()
         self.finished = False
-        return self._with_table(f"restarted: back to the start ({plural(len(self._redo), 'action')}"
-                                " to redo)", self._ending())
+        return self._with_table(
+            f"restarted: back to the start ({plural(len(self._redo), 'action')} to redo)",
+            self._ending(),
+        )
 
     def _moves(self) -> str:
         pos = self.game.position
@@ -391,22 +429,24 @@ class PlaySession:
         from ..files import write_text_atomic
 
         try:
-            path = write_text_atomic(name, saved_game_text(self.game, self.played,
-                                                           self.start_name))
+            path = write_text_atomic(name, saved_game_text(self.game, self.played, self.start_name))
         except SpiderError as err:
             return f"refused: {err}"
-        return (f"saved to {path} after {plural(self.game.moves, 'move')}: "
-                f"'spidersolve play {path}' resumes it")
+        return (
+            f"saved to {path} after {plural(self.game.moves, 'move')}: "
+            f"'spidersolve play {path}' resumes it"
+        )
 
     def _ending(self) -> str | None:
         """The end of the game, when the position is won or lost."""
         if self.game.won:
             self.finished = True
-            return (f"you won: all 8 runs removed in {plural(self.game.moves, 'move')}, "
-                    f"final score {self.game.score}")
+            return (
+                f"you won: all 8 runs removed in {plural(self.game.moves, 'move')}, "
+                f"final score {self.game.score}"
+            )
         if not legal_actions(self.game.position):
-            return ("no legal action is left: the game is lost (undo to go back, "
-                    "or quit)")
+            return "no legal action is left: the game is lost (undo to go back, or quit)"
         return None
 
     def _with_table(self, said: str, ending: str | None = None) -> str:

@@ -14,5 +14,15 @@ from .hints import HINT_NODES, HintResult, hint
 from .solver import DEFAULT_NODES, SolveResult, solve
 from .verify import ReplayFailed, verify_win
 
-__all__ = ["DEFAULT_NODES", "HINT_NODES", "HintResult", "HintStatus", "ReplayFailed",
-           "SolveResult", "Verdict", "hint", "solve", "verify_win"]
+__all__ = [
+    "DEFAULT_NODES",
+    "HINT_NODES",
+    "HintResult",
+    "HintStatus",
+    "ReplayFailed",
+    "SolveResult",
+    "Verdict",
+    "hint",
+    "solve",
+    "verify_win",
+]

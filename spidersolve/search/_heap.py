@@ -52,7 +52,7 @@ def heap_pop(heap, size):
 def grow(arr):
     """A copy of the 1-d ``arr`` twice as long (the new half uninitialised)."""
     out = np.empty(arr.shape[0] * 2, arr.dtype)
-    out[:arr.shape[0]] = arr
+    out[: arr.shape[0]] = arr
     return out
 
 
@@ -60,5 +60,5 @@ def grow(arr):
 def grow_rows(arr):
     """A copy of the 2-d ``arr`` with twice the rows (the new ones uninitialised)."""
     grown = np.empty((arr.shape[0] * 2, arr.shape[1]), arr.dtype)
-    grown[:arr.shape[0]] = arr
+    grown[: arr.shape[0]] = arr
     return grown

@@ -41,10 +41,21 @@ from ..state._hashing import combine
 from ..state._kernels import apply_action, gen_actions, undo_action
 from ..state._packing import PACKED_SIZE, pack, unpack
 from ._heap import grow, heap_pop, heap_push
-from ._table import (DEAL_LEVELS, column_hashes, moved_hash, stock_parts, tt_insert,
-                     tt_rebuild)
-from ._terms import (N_COL_TERMS, N_WEIGHTS, W_DEPTH, W_SPARE, W_WIDTH, column_terms_into,
-                     features, first_empty_column, is_spare, moved_terms, splits_run, value_of)
+from ._table import DEAL_LEVELS, column_hashes, moved_hash, stock_parts, tt_insert, tt_rebuild
+from ._terms import (
+    N_COL_TERMS,
+    N_WEIGHTS,
+    W_DEPTH,
+    W_SPARE,
+    W_WIDTH,
+    column_terms_into,
+    features,
+    first_empty_column,
+    is_spare,
+    moved_terms,
+    splits_run,
+    value_of,
+)
 
 PRIORITY_OFFSET = 1 << 30
 ENTRY_MASK = 0xFFFFFFFF  # equal priorities: the newest entry first
@@ -113,7 +124,7 @@ def _next_entry(heaps, sizes, turn, waiting, widths, given, ent_parent, node_dep
             d = _entry_depth(candidate, ent_parent, node_depth)
             if d >= given.shape[1]:
                 wider = np.zeros((given.shape[0], 2 * d), np.int32)
-                wider[:, :given.shape[1]] = given
+                wider[:, : given.shape[1]] = given
                 given = wider
             if given[h, d] >= width:
                 dropped = True
@@ -152,9 +163,36 @@ def _grow_entries(ent_parent, ent_action, ent_lo, ent_hi, ent_done, n_needed):
 
 
 @njit(**JIT)
-def _expand(board, node, depth, relaxed, actions, undo, node_lo, node_hi, card_keys, parts,
-            table, ent_lo, ent_hi, ent_parent, ent_action, n_entries, heaps, sizes, weights,
-            widths, result, col_lo, col_hi, col_terms, node_terms, terms, deal_lo, deal_hi):
+def _expand(
+    board,
+    node,
+    depth,
+    relaxed,
+    actions,
+    undo,
+    node_lo,
+    node_hi,
+    card_keys,
+    parts,
+    table,
+    ent_lo,
+    ent_hi,
+    ent_parent,
+    ent_action,
+    n_entries,
+    heaps,
+    sizes,
+    weights,
+    widths,
+    result,
+    col_lo,
+    col_hi,
+    col_terms,
+    node_terms,
+    terms,
+    deal_lo,
+    deal_hi,
+):
     """Generate the children of expanded node ``node`` (``board``, at ``depth``).
 
     Each child not generated before becomes an entry, queued on every row's
@@ -212,7 +250,7 @@ def _store_node(board, node, entry, depth, node_packed, node_entry, node_depth):
     """Record ``board`` as expanded node ``node``; returns the node arrays (grown if full)."""
     if node >= node_packed.shape[0]:
         grown = np.empty((node_packed.shape[0] * 2, PACKED_SIZE), np.uint8)
-        grown[:node_packed.shape[0]] = node_packed
+        grown[: node_packed.shape[0]] = node_packed
         node_packed = grown
         node_entry = grow(node_entry)
         node_depth = grow(node_depth)
@@ -235,8 +273,7 @@ def _row_widths(weights):
 
 
 @njit(**JIT)
-def _push_root(root, card_keys, parts, table, ent_lo, ent_hi, ent_parent, ent_action, heaps,
-               sizes):
+def _push_root(root, card_keys, parts, table, ent_lo, ent_hi, ent_parent, ent_action, heaps, sizes):
     """Make ``root`` entry 0 (in the table) and queue it on every row's heap."""
     col_lo = np.empty(N_COLS, np.uint64)
     col_hi = np.empty(N_COLS, np.uint64)
@@ -308,8 +345,7 @@ def search(root, relaxed, node_limit, weights, card_keys, stock_keys, result, st
     widths, exhaustive = _row_widths(weights)
     given = np.zeros((n_heaps, 256), np.int32)  # beam heaps: given out per depth
     dropped = False
-    _push_root(root, card_keys, parts, table, ent_lo, ent_hi, ent_parent, ent_action, heaps,
-               sizes)
+    _push_root(root, card_keys, parts, table, ent_lo, ent_hi, ent_parent, ent_action, heaps, sizes)
     n_entries = 1
     waiting = n_heuristics
     nodes = 0
@@ -320,8 +356,9 @@ def search(root, relaxed, node_limit, weights, card_keys, stock_keys, result, st
     result[RESULT_BEST_VALUE] = 1 << 40
 
     while True:
-        entry, turn, waiting, given, drop = _next_entry(heaps, sizes, turn, waiting, widths,
-                                                        given, ent_parent, node_depth, ent_done)
+        entry, turn, waiting, given, drop = _next_entry(
+            heaps, sizes, turn, waiting, widths, given, ent_parent, node_depth, ent_done
+        )
         dropped = dropped or drop
         if entry < 0:
             break
@@ -343,16 +380,44 @@ def search(root, relaxed, node_limit, weights, card_keys, stock_keys, result, st
             depth = node_depth[parent] + 1
         node = nodes
         nodes += 1
-        node_packed, node_entry, node_depth = _store_node(board, node, entry, depth, node_packed,
-                                                          node_entry, node_depth)
+        node_packed, node_entry, node_depth = _store_node(
+            board, node, entry, depth, node_packed, node_entry, node_depth
+        )
         ent_parent, ent_action, ent_lo, ent_hi, ent_done = _grow_entries(
-            ent_parent, ent_action, ent_lo, ent_hi, ent_done, n_entries + MAX_ACTIONS)
+            ent_parent, ent_action, ent_lo, ent_hi, ent_done, n_entries + MAX_ACTIONS
+        )
         while 2 * (n_entries + MAX_ACTIONS) > table.shape[0]:
             table = tt_rebuild(ent_lo, ent_hi, n_entries, 2 * table.shape[0])
-        won, now = _expand(board, node, depth, relaxed, actions, undo, ent_lo[entry],
-                           ent_hi[entry], card_keys, parts, table, ent_lo, ent_hi, ent_parent,
-                           ent_action, n_entries, heaps, sizes, weights, widths, result,
-                           col_lo, col_hi, col_terms, node_terms, terms, deal_lo, deal_hi)
+        won, now = _expand(
+            board,
+            node,
+            depth,
+            relaxed,
+            actions,
+            undo,
+            ent_lo[entry],
+            ent_hi[entry],
+            card_keys,
+            parts,
+            table,
+            ent_lo,
+            ent_hi,
+            ent_parent,
+            ent_action,
+            n_entries,
+            heaps,
+            sizes,
+            weights,
+            widths,
+            result,
+            col_lo,
+            col_hi,
+            col_terms,
+            node_terms,
+            terms,
+            deal_lo,
+            deal_hi,
+        )
         if won >= 0:
             result[RESULT_VERDICT] = WON
             result[RESULT_NODES] = nodes

@@ -98,10 +98,35 @@ STOPPED = 4  # the stop flag was set
 
 
 @njit(**JIT)
-def _expand_node(node, board, on_guide, next_action, relaxed, prune, actions, undo, hashes,
-                 values, key, weights, card_keys, stock_part, deal_hash, deal_value, table,
-                 keys, packed, scratch, c_key, c_parent, c_action, c_hash, c_level, n_cand,
-                 guide_cand):
+def _expand_node(
+    node,
+    board,
+    on_guide,
+    next_action,
+    relaxed,
+    prune,
+    actions,
+    undo,
+    hashes,
+    values,
+    key,
+    weights,
+    card_keys,
+    stock_part,
+    deal_hash,
+    deal_value,
+    table,
+    keys,
+    packed,
+    scratch,
+    c_key,
+    c_parent,
+    c_action,
+    c_hash,
+    c_level,
+    n_cand,
+    guide_cand,
+):
     """The children of kept node ``node`` (``board``) not kept already, as candidates.
 
     ``on_guide``: the node is the known line's position at this depth, whose
@@ -171,9 +196,30 @@ def _take_shortcut(parent, action, seen, path, out, best, depth):
 
 
 @njit(**JIT)
-def _keep_best(board, undo, width, n_cand, guide_cand, c_key, c_parent, c_action, c_hash,
-               c_level, table, keys, packed, parent, action, col_hash, col_value, n_nodes,
-               card_keys, stock_part, weights, scratch):
+def _keep_best(
+    board,
+    undo,
+    width,
+    n_cand,
+    guide_cand,
+    c_key,
+    c_parent,
+    c_action,
+    c_hash,
+    c_level,
+    table,
+    keys,
+    packed,
+    parent,
+    action,
+    col_hash,
+    col_value,
+    n_nodes,
+    card_keys,
+    stock_part,
+    weights,
+    scratch,
+):
     """Keep the best ``width`` candidates of each level, and the known line's child.
 
     The kept-node arrays must have room for them. Returns (table, n_nodes,
@@ -207,11 +253,20 @@ def _keep_best(board, undo, width, n_cand, guide_cand, c_key, c_parent, c_action
             col_hash[x] = col_hash[p]
             col_value[x] = col_value[p]
             if a == DEAL:
-                _node_columns(board, -1, -1, col_hash[x], col_value[x], card_keys,
-                              stock_part, weights)
+                _node_columns(
+                    board, -1, -1, col_hash[x], col_value[x], card_keys, stock_part, weights
+                )
             else:
-                _node_columns(board, a >> 12, (a >> 8) & 15, col_hash[x], col_value[x],
-                              card_keys, stock_part, weights)
+                _node_columns(
+                    board,
+                    a >> 12,
+                    (a >> 8) & 15,
+                    col_hash[x],
+                    col_value[x],
+                    card_keys,
+                    stock_part,
+                    weights,
+                )
             table[slot] = x
             if 2 * n_nodes > table.shape[0]:
                 table = tt_rebuild(keys, keys, n_nodes, 2 * table.shape[0])
@@ -281,8 +336,9 @@ def _grow_candidates(c_key, c_parent, c_action, c_hash, c_level, n_needed):
 
 
 @njit(**JIT)
-def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget, prune, out,
-         stats, stop):
+def beam(
+    root, relaxed, line, width, weights, card_keys, stock_keys, node_budget, prune, out, stats, stop
+):
     """A line no longer than ``line`` (which must win from ``root``) into ``out``.
 
     Returns its length. ``weights``: one row of the search's heuristic
@@ -314,7 +370,8 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
     stock_part = stock_parts(root, stock_keys)[0]
 
     packed, parent, action, keys, col_hash, col_value, table = _kept_root(
-        root, card_keys, stock_part, weights)
+        root, card_keys, stock_part, weights
+    )
     # candidates of one layer
     c_key = np.empty(KEPT_CAP, np.int64)  # value << 32 | candidate number
     c_parent = np.empty(KEPT_CAP, np.int64)
@@ -340,14 +397,39 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
                 break
             if n_cand + MAX_ACTIONS > c_key.shape[0]:
                 c_key, c_parent, c_action, c_hash, c_level = _grow_candidates(
-                    c_key, c_parent, c_action, c_hash, c_level, n_cand + MAX_ACTIONS)
+                    c_key, c_parent, c_action, c_hash, c_level, n_cand + MAX_ACTIONS
+                )
             unpack(packed[node], board)
             expanded += 1
             status, n_cand, guide_cand, a, seen = _expand_node(
-                node, board, node == guide, out[depth], relaxed, prune, actions, undo,
-                col_hash[node], col_value[node], keys[node], weights, card_keys, stock_part,
-                deal_hash, deal_value, table, keys, packed, scratch, c_key, c_parent, c_action,
-                c_hash, c_level, n_cand, guide_cand)
+                node,
+                board,
+                node == guide,
+                out[depth],
+                relaxed,
+                prune,
+                actions,
+                undo,
+                col_hash[node],
+                col_value[node],
+                keys[node],
+                weights,
+                card_keys,
+                stock_part,
+                deal_hash,
+                deal_value,
+                table,
+                keys,
+                packed,
+                scratch,
+                c_key,
+                c_parent,
+                c_action,
+                c_hash,
+                c_level,
+                n_cand,
+                guide_cand,
+            )
             if status != GO_ON:
                 break
         if status == COLLISION or status == STOPPED:
@@ -371,13 +453,39 @@ def beam(root, relaxed, line, width, weights, card_keys, stock_keys, node_budget
             guide = seen
             continue
         packed, col_hash, col_value, parent, action, keys = _grow_kept(
-            packed, col_hash, col_value, parent, action, keys,
-            n_nodes + min(n_cand, DEAL_LEVELS * width + 1))
+            packed,
+            col_hash,
+            col_value,
+            parent,
+            action,
+            keys,
+            n_nodes + min(n_cand, DEAL_LEVELS * width + 1),
+        )
         new_lo = n_nodes
         table, n_nodes, guide, collision = _keep_best(
-            board, undo, width, n_cand, guide_cand, c_key, c_parent, c_action, c_hash, c_level,
-            table, keys, packed, parent, action, col_hash, col_value, n_nodes, card_keys,
-            stock_part, weights, scratch)
+            board,
+            undo,
+            width,
+            n_cand,
+            guide_cand,
+            c_key,
+            c_parent,
+            c_action,
+            c_hash,
+            c_level,
+            table,
+            keys,
+            packed,
+            parent,
+            action,
+            col_hash,
+            col_value,
+            n_nodes,
+            card_keys,
+            stock_part,
+            weights,
+            scratch,
+        )
         if collision:
             break
         layer_lo = new_lo

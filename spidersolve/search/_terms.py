@@ -156,8 +156,13 @@ def moved_terms(parent_terms, parent_col_terms, board, action, out):
 def column_value(board, c, weights):
     """Column c's share of the value: its ``column_terms`` weighed by one row."""
     f, b, m, e, u = column_terms(board, c)
-    return weights[W_FACE_DOWN] * f + weights[W_BREAK] * b + weights[W_MIXED] * m + \
-        weights[W_EMPTY] * e + weights[W_BURIED] * u
+    return (
+        weights[W_FACE_DOWN] * f
+        + weights[W_BREAK] * b
+        + weights[W_MIXED] * m
+        + weights[W_EMPTY] * e
+        + weights[W_BURIED] * u
+    )
 
 
 @njit(**JIT)

@@ -79,8 +79,7 @@ def _cache_files(package: str) -> list[Path]:
         return []
 
 
-def is_compiled(package: str = "search", kernel: str = "search",
-                module: str = "_kernels") -> bool:
+def is_compiled(package: str = "search", kernel: str = "search", module: str = "_kernels") -> bool:
     """True when numba's cache holds ``spidersolve/<package>/<module>.<kernel>``.
 
     An index file older than a kernel source it may inline is stale: numba

@@ -63,9 +63,17 @@ class Weights(NamedTuple):
 
 
 # term name (and "width") -> its index in a row of weights
-TERMS = {"face_down": K.W_FACE_DOWN, "breaks": K.W_BREAK, "mixed": K.W_MIXED,
-         "empty": K.W_EMPTY, "removed": K.W_REMOVED, "depth": K.W_DEPTH, "buried": K.W_BURIED,
-         "spare": K.W_SPARE, "width": K.W_WIDTH}
+TERMS = {
+    "face_down": K.W_FACE_DOWN,
+    "breaks": K.W_BREAK,
+    "mixed": K.W_MIXED,
+    "empty": K.W_EMPTY,
+    "removed": K.W_REMOVED,
+    "depth": K.W_DEPTH,
+    "buried": K.W_BURIED,
+    "spare": K.W_SPARE,
+    "width": K.W_WIDTH,
+}
 assert tuple(TERMS) == Weights._fields and list(TERMS.values()) == list(range(K.N_WEIGHTS))
 
 
@@ -95,9 +103,17 @@ BEAM_WEIGHTS = BEAM_RANK
 BEAM_WEIGHTS_4_SUITS = Weights(face_down=6, breaks=5, mixed=5, empty=2, removed=30)
 
 # every named configuration: solve(weights=NAME) takes these names
-PRESETS = {"default": DEFAULT_WEIGHTS, "plain": PLAIN, "dig": DIG, "unbury": UNBURY,
-           "one_suit": ONE_SUIT, "beam_rank": BEAM_RANK, "beam_40": BEAM_40,
-           "beam_300": BEAM_300, "beam_4_suits": BEAM_WEIGHTS_4_SUITS}
+PRESETS = {
+    "default": DEFAULT_WEIGHTS,
+    "plain": PLAIN,
+    "dig": DIG,
+    "unbury": UNBURY,
+    "one_suit": ONE_SUIT,
+    "beam_rank": BEAM_RANK,
+    "beam_40": BEAM_40,
+    "beam_300": BEAM_300,
+    "beam_4_suits": BEAM_WEIGHTS_4_SUITS,
+}
 
 
 def beam_weights(suits: int) -> Weights:
@@ -122,26 +138,32 @@ def weight_rows(weights=None) -> np.ndarray:
     if isinstance(weights, (str, dict)) or _is_row(weights):
         weights = [weights]
     elif weights and all(isinstance(x, (int, np.integer)) for x in weights):
-        raise ValueError(f"weights: a row has {K.N_WEIGHTS} integers "
-                         f"({', '.join(TERMS)}), not {len(weights)}")
+        raise ValueError(
+            f"weights: a row has {K.N_WEIGHTS} integers ({', '.join(TERMS)}), not {len(weights)}"
+        )
     rows = []
     for one in weights:
         if isinstance(one, str):
             if one not in PRESETS:
-                raise ValueError(f"weights: no configuration named {one!r}; "
-                                 f"the names are {', '.join(PRESETS)}")
+                raise ValueError(
+                    f"weights: no configuration named {one!r}; the names are {', '.join(PRESETS)}"
+                )
             rows.extend(weight_rows(PRESETS[one]).tolist())
         elif isinstance(one, dict):
             unknown = set(one) - set(TERMS)
             if unknown:
-                raise ValueError(f"weights: no term {', '.join(sorted(unknown))}; "
-                                 f"the terms are {', '.join(TERMS)}")
+                raise ValueError(
+                    f"weights: no term {', '.join(sorted(unknown))}; "
+                    f"the terms are {', '.join(TERMS)}"
+                )
             rows.append(list(Weights(**one)))
         elif _is_row(one):
             rows.append(list(one))
         else:
-            raise ValueError(f"weights: a Weights, a name or a row of {K.N_WEIGHTS} integers "
-                             f"per heuristic, not {one!r}")
+            raise ValueError(
+                f"weights: a Weights, a name or a row of {K.N_WEIGHTS} integers "
+                f"per heuristic, not {one!r}"
+            )
     if not rows:
         raise ValueError("weights: at least one heuristic")
     return np.array(rows, np.int64)
@@ -153,6 +175,7 @@ def _is_row(value) -> bool:
         return True
     try:
         return len(value) == K.N_WEIGHTS and all(
-            isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in value)
+            isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in value
+        )
     except TypeError:
         return False

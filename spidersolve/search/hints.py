@@ -65,12 +65,15 @@ class HintResult:
         >>> hint("SP1-S1C-AAAAAAD", nodes=20_000).as_dict()["action"]
         '10>2'
         """
-        return {"status": self.status.value,
-                "action": self.action.text() if self.action else None,
-                "words": self.words,
-                "line": line_text(self.line) if self.line is not None else None,
-                "line_length": self.line_length,
-                "nodes": self.nodes, "seconds": round(self.seconds, 4)}
+        return {
+            "status": self.status.value,
+            "action": self.action.text() if self.action else None,
+            "words": self.words,
+            "line": line_text(self.line) if self.line is not None else None,
+            "line_length": self.line_length,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 4),
+        }
 
 
 def hint(source, nodes: int = HINT_NODES, after: str = "", weights=None) -> HintResult:
@@ -109,13 +112,15 @@ def hint(source, nodes: int = HINT_NODES, after: str = "", weights=None) -> Hint
     result, run = _solve_game(game, nodes, weights)
     if result.verdict == "won":
         action = result.line[0]
-        return HintResult("proven", action, action.words(position), result.line, result.nodes,
-                          result.seconds)
+        return HintResult(
+            "proven", action, action.words(position), result.line, result.nodes, result.seconds
+        )
     if result.verdict == "lost":
         return HintResult("lost", None, None, None, result.nodes, result.seconds)
     action = run.best_first_action() or legal_actions(position)[0]
-    return HintResult("unproven", action, action.words(position), None, result.nodes,
-                      result.seconds)
+    return HintResult(
+        "unproven", action, action.words(position), None, result.nodes, result.seconds
+    )
 
 
 __all__ = ["HINT_NODES", "HintResult", "SolveResult", "hint"]

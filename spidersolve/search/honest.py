@@ -37,8 +37,17 @@ from dataclasses import dataclass
 
 from ..errors import SpiderError
 from ..interrupt import ThreadPool
-from ..state import (Action, Game, HiddenCard, Position, apply, as_position, legal_actions,
-                     line_text, replay)
+from ..state import (
+    Action,
+    Game,
+    HiddenCard,
+    Position,
+    apply,
+    as_position,
+    legal_actions,
+    line_text,
+    replay,
+)
 from ..state.visible import samples as draw_samples
 from ..state.visible import unknown_count, visible_of
 from .solver import MAX_NODES, _Search
@@ -94,13 +103,19 @@ class HonestAdvice:
         >>> advise("SP1-S1C-AAAAAAD", samples=2).as_dict()["status"]
         'honest'
         """
-        return {"status": self.status,
-                "action": self.action.text() if self.action else None,
-                "words": self.words,
-                "win_estimate": None if self.win_estimate is None else round(self.win_estimate, 4),
-                "wins": self.wins, "scored": self.scored, "samples": self.samples,
-                "candidates": self.candidates, "plan": line_text(self.plan),
-                "nodes": self.nodes, "seconds": round(self.seconds, 4)}
+        return {
+            "status": self.status,
+            "action": self.action.text() if self.action else None,
+            "words": self.words,
+            "win_estimate": None if self.win_estimate is None else round(self.win_estimate, 4),
+            "wins": self.wins,
+            "scored": self.scored,
+            "samples": self.samples,
+            "candidates": self.candidates,
+            "plan": line_text(self.plan),
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 4),
+        }
 
 
 def reveal_plan(view: Position, line) -> tuple[Action, ...]:
@@ -127,7 +142,7 @@ def _frontier(view: Position, line) -> tuple[tuple[Action, ...], tuple, int]:
         try:
             after = apply(pos, action)[0]
         except HiddenCard:
-            return tuple(line[:i + 1]), (pos, action), DEALS if action.is_deal else REVEALS_CARD
+            return tuple(line[: i + 1]), (pos, action), DEALS if action.is_deal else REVEALS_CARD
         if i == len(line) - 1:
             return tuple(line), (pos, action), REVEALS_NOTHING
         pos = after
@@ -180,13 +195,26 @@ class _Pool:
 
 
 def default_workers() -> int:
-    return max(1, min(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-                      else (os.cpu_count() or 1)))
+    return max(
+        1,
+        min(
+            2,
+            len(os.sched_getaffinity(0))
+            if hasattr(os, "sched_getaffinity")
+            else (os.cpu_count() or 1),
+        ),
+    )
 
 
-def advise(view: Position, samples: int = HONEST_SAMPLES, seed: int = DEFAULT_SEED,
-           nodes: int | None = None, method: str = "bandit", top: int = HONEST_TOP,
-           workers: int = 1) -> HonestAdvice:
+def advise(
+    view: Position,
+    samples: int = HONEST_SAMPLES,
+    seed: int = DEFAULT_SEED,
+    nodes: int | None = None,
+    method: str = "bandit",
+    top: int = HONEST_TOP,
+    workers: int = 1,
+) -> HonestAdvice:
     """Choose an action from what a player sees.
 
     ``view`` may hold ``??``; any known face-down or stock card it holds is
@@ -219,11 +247,22 @@ def advise(view: Position, samples: int = HONEST_SAMPLES, seed: int = DEFAULT_SE
     pool = _Pool(workers)
     try:
         plan, wins, scored, n_samples, n_candidates, spent = _choose(
-            view, legal, samples, seed, nodes, method, top, pool)
+            view, legal, samples, seed, nodes, method, top, pool
+        )
     finally:
         pool.close()
-    return HonestAdvice("honest", plan[0], plan, wins, scored, n_samples, n_candidates, spent,
-                        time.perf_counter() - started, plan[0].words(view))
+    return HonestAdvice(
+        "honest",
+        plan[0],
+        plan,
+        wins,
+        scored,
+        n_samples,
+        n_candidates,
+        spent,
+        time.perf_counter() - started,
+        plan[0].words(view),
+    )
 
 
 @dataclass
@@ -242,8 +281,7 @@ class _Candidate:
     def rank(self):
         """Sort key: most wins per sample scored, then the best mean value, then the kind."""
         scored = max(1, self.scored)
-        return (-self.wins / scored, self.value / scored, self.kind, -self.won_votes,
-                -self.votes)
+        return (-self.wins / scored, self.value / scored, self.kind, -self.won_votes, -self.votes)
 
 
 def _choose(view, legal, n_samples, seed, nodes, method, top, pool):
@@ -270,16 +308,19 @@ def _choose(view, legal, n_samples, seed, nodes, method, top, pool):
     # may not reach a card) is kept only when no plan reveals anything: it could
     # go round in circles.
     for action in legal:
-        if not action.is_deal and (len(view.up[action.src]) != action.n_cards
-                                   or not view.down[action.src]):
+        if not action.is_deal and (
+            len(view.up[action.src]) != action.n_cards or not view.down[action.src]
+        ):
             continue
         key = (view, action)  # a one-action plan: its frontier is the view itself
         if key not in candidates:
-            candidates[key] = _Candidate((action,), DEALS if action.is_deal else REVEALS_CARD,
-                                         known={})
+            candidates[key] = _Candidate(
+                (action,), DEALS if action.is_deal else REVEALS_CARD, known={}
+            )
     revealing = [c for c in candidates.values() if c.kind != REVEALS_NOTHING]
-    ranked = sorted(revealing or list(candidates.values()),
-                    key=lambda c: (-c.won_votes, c.kind, -c.votes))
+    ranked = sorted(
+        revealing or list(candidates.values()), key=lambda c: (-c.won_votes, c.kind, -c.votes)
+    )
     if method == "vote" or len(ranked) == 1:
         best = ranked[0]
         return best.plan, best.won_votes, n_samples, n_samples, len(ranked), spent
@@ -301,19 +342,20 @@ def _choose(view, legal, n_samples, seed, nodes, method, top, pool):
         # (no more rounds than samples: each round needs a share of at least one)
         n_rounds = max(1, min((len(alive) - 1).bit_length(), n_samples))
         share = max(1, n_samples // n_rounds)
-        rounds = [list(range(r * share, n_samples if r == n_rounds - 1 else (r + 1) * share))
-                  for r in range(n_rounds)]
+        rounds = [
+            list(range(r * share, n_samples if r == n_rounds - 1 else (r + 1) * share))
+            for r in range(n_rounds)
+        ]
     for r, indices in enumerate(rounds):
         for cand in alive:
             spent += score(cand, indices)
         alive = sorted(alive, key=_Candidate.rank)
         if r < len(rounds) - 1:
-            alive = alive[:max(1, (len(alive) + 1) // 2)]
+            alive = alive[: max(1, (len(alive) + 1) // 2)]
         if len(alive) == 1:
             break
     best = alive[0]
     return best.plan, best.wins, best.scored, n_samples, len(ranked), spent
 
 
-__all__ = ["HONEST_NODES", "HONEST_SAMPLES", "HonestAdvice", "METHODS", "advise",
-           "reveal_plan"]
+__all__ = ["HONEST_NODES", "HONEST_SAMPLES", "HonestAdvice", "METHODS", "advise", "reveal_plan"]

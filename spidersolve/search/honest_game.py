@@ -44,15 +44,31 @@ class GameResult:
         return line_text(self.line)
 
     def as_dict(self) -> dict:
-        return {"result": self.result, "line": self.line_text, "moves": self.moves,
-                "score": self.score, "seconds": round(self.seconds, 4), "player": self.player,
-                "decisions": self.decisions, "nodes": self.nodes, "reason": self.reason}
+        return {
+            "result": self.result,
+            "line": self.line_text,
+            "moves": self.moves,
+            "score": self.score,
+            "seconds": round(self.seconds, 4),
+            "player": self.player,
+            "decisions": self.decisions,
+            "nodes": self.nodes,
+            "reason": self.reason,
+        }
 
 
-def play_honest(position: Position, samples: int = HONEST_SAMPLES, seed: int = DEFAULT_SEED,
-                nodes: int | None = None, method: str = "bandit", top: int = HONEST_TOP,
-                commit: str = "reveal", workers: int = 1, game: Game | None = None,
-                progress=None) -> GameResult:
+def play_honest(
+    position: Position,
+    samples: int = HONEST_SAMPLES,
+    seed: int = DEFAULT_SEED,
+    nodes: int | None = None,
+    method: str = "bandit",
+    top: int = HONEST_TOP,
+    commit: str = "reveal",
+    workers: int = 1,
+    game: Game | None = None,
+    progress=None,
+) -> GameResult:
     """Play ``position`` (a full deal) to the end with the honest player.
 
     ``commit``: ``reveal`` plays the player's plan up to the first action
@@ -60,8 +76,9 @@ def play_honest(position: Position, samples: int = HONEST_SAMPLES, seed: int = D
     ``progress(game)``, when given, is called after every action.
     """
     if position.has_unknown:
-        raise SpiderError("an honest game is played on a full deal: the position has "
-                          "unknown cards (??)")
+        raise SpiderError(
+            "an honest game is played on a full deal: the position has unknown cards (??)"
+        )
     if commit not in ("reveal", "action"):
         raise SpiderError(f"commit must be reveal or action, not {commit!r}")
     started = time.perf_counter()
@@ -87,8 +104,9 @@ def play_honest(position: Position, samples: int = HONEST_SAMPLES, seed: int = D
         if len(legal) == 1:
             plan = (legal[0],)
         else:
-            advice = advise(view, samples, seed + REPEAT_SEED * repeats, nodes, method, top,
-                            workers)
+            advice = advise(
+                view, samples, seed + REPEAT_SEED * repeats, nodes, method, top, workers
+            )
             decisions += 1
             spent += advice.nodes
             plan = advice.plan if commit == "reveal" else advice.plan[:1]
@@ -99,8 +117,17 @@ def play_honest(position: Position, samples: int = HONEST_SAMPLES, seed: int = D
                 progress(game)
             if game.won or len(line) >= MAX_ACTIONS:
                 break
-    return GameResult("won" if game.won else "lost", tuple(line), game.moves, game.score,
-                      time.perf_counter() - started, "honest", decisions, spent, reason)
+    return GameResult(
+        "won" if game.won else "lost",
+        tuple(line),
+        game.moves,
+        game.score,
+        time.perf_counter() - started,
+        "honest",
+        decisions,
+        spent,
+        reason,
+    )
 
 
 def play_known(position: Position, nodes: int, game: Game | None = None) -> GameResult:
@@ -109,10 +136,27 @@ def play_known(position: Position, nodes: int, game: Game | None = None) -> Game
     game = game or Game.start(position)
     result, _run = _solve_game(game, nodes)
     if result.verdict == "won":
-        return GameResult("won", result.line, result.moves, result.score,
-                          time.perf_counter() - started, "solver", 1, result.nodes)
-    return GameResult("lost", (), game.moves, game.score, time.perf_counter() - started,
-                      "solver", 1, result.nodes, f"the solver says {result.verdict}")
+        return GameResult(
+            "won",
+            result.line,
+            result.moves,
+            result.score,
+            time.perf_counter() - started,
+            "solver",
+            1,
+            result.nodes,
+        )
+    return GameResult(
+        "lost",
+        (),
+        game.moves,
+        game.score,
+        time.perf_counter() - started,
+        "solver",
+        1,
+        result.nodes,
+        f"the solver says {result.verdict}",
+    )
 
 
 __all__ = ["GameResult", "MAX_ACTIONS", "play_honest", "play_known"]

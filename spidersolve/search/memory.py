@@ -25,9 +25,22 @@ from ..errors import SpiderError
 
 BYTES_PER_NODE = 1536
 BASE_BYTES = 200 * 2**20
-_UNITS = {"": 1, "B": 1, "K": 2**10, "KB": 2**10, "KIB": 2**10, "M": 2**20, "MB": 2**20,
-          "MIB": 2**20, "G": 2**30, "GB": 2**30, "GIB": 2**30, "T": 2**40, "TB": 2**40,
-          "TIB": 2**40}
+_UNITS = {
+    "": 1,
+    "B": 1,
+    "K": 2**10,
+    "KB": 2**10,
+    "KIB": 2**10,
+    "M": 2**20,
+    "MB": 2**20,
+    "MIB": 2**20,
+    "G": 2**30,
+    "GB": 2**30,
+    "GIB": 2**30,
+    "T": 2**40,
+    "TB": 2**40,
+    "TIB": 2**40,
+}
 NODE_COST_TEXT = "a node costs up to 1.5 KB of memory"
 
 
@@ -55,14 +68,15 @@ def parse_size(text: str, option: str = "--memory") -> int:
     """``"4G"``, ``"500MB"``, ``"1.5GiB"`` or a number of bytes -> bytes (units of 1024)."""
     raw = str(text).strip().upper().replace("_", "")
     number = raw.rstrip("KMGTIB")
-    unit = raw[len(number):]
+    unit = raw[len(number) :]
     try:
         value = float(number)
     except ValueError:
         value = float("nan")
     if unit not in _UNITS or not value == value or not 0 < value < 2**60:
-        raise SpiderError(f"{option}: '{text}' is not a memory size (like 4G, 500M or "
-                          "a number of bytes)")
+        raise SpiderError(
+            f"{option}: '{text}' is not a memory size (like 4G, 500M or a number of bytes)"
+        )
     return int(value * _UNITS[unit])
 
 
@@ -72,9 +86,14 @@ def size_text(n: int) -> str:
     return f"{n / 2**20:.0f} MB"
 
 
-def check_memory(nodes: int, cap: int | None = None, processes: int = 1,
-                 option: str = "--nodes", memory_option: bool = True,
-                 threads: bool = False) -> None:
+def check_memory(
+    nodes: int,
+    cap: int | None = None,
+    processes: int = 1,
+    option: str = "--nodes",
+    memory_option: bool = True,
+    threads: bool = False,
+) -> None:
     """Refuse a node limit whose searches may need more than ``cap`` bytes.
 
     ``cap`` defaults to the memory available now; with neither, nothing is
@@ -88,15 +107,30 @@ def check_memory(nodes: int, cap: int | None = None, processes: int = 1,
     need = needed_bytes(nodes, processes)
     if need <= limit:
         return
-    who = ("" if processes == 1 else f" with {processes} searches side by side" if threads
-           else f" with {processes} worker processes")
-    where = ("the --memory cap of " + size_text(limit) if cap is not None
-             else size_text(limit) + " of memory available")
-    raise SpiderError(f"{option} {nodes}{who} may need {size_text(need)} "
-                      f"({NODE_COST_TEXT}), more than {where}: lower {option}"
-                      + (" or --workers" if processes > 1 and not threads else "")
-                      + ("" if not memory_option else
-                         " or raise --memory" if cap is not None else " or set --memory"))
+    who = (
+        ""
+        if processes == 1
+        else f" with {processes} searches side by side"
+        if threads
+        else f" with {processes} worker processes"
+    )
+    where = (
+        "the --memory cap of " + size_text(limit)
+        if cap is not None
+        else size_text(limit) + " of memory available"
+    )
+    raise SpiderError(
+        f"{option} {nodes}{who} may need {size_text(need)} "
+        f"({NODE_COST_TEXT}), more than {where}: lower {option}"
+        + (" or --workers" if processes > 1 and not threads else "")
+        + (
+            ""
+            if not memory_option
+            else " or raise --memory"
+            if cap is not None
+            else " or set --memory"
+        )
+    )
 
 
 def workers_that_fit(nodes: int, workers: int, cap: int | None = None) -> int:

@@ -12,11 +12,11 @@ from ..interrupt import run_kernel
 from ..state import Action, Game, as_game, line_text, parse_line
 from ..state.kernel import CARD_KEYS, STOCK_KEYS
 from ..state.packed import action_from_code, action_to_code, to_board
+from ..verdict import Verdict
 from . import _kernels as K
 from . import _lines as L
 from .compiled import fresh_kernels
 from .heuristic import beam_weights, weight_rows
-from ..verdict import Verdict
 from .verify import verify_win
 
 DEFAULT_NODES = 1_000_000
@@ -72,9 +72,15 @@ class SolveResult:
 
     def __repr__(self) -> str:
         parts = [repr(str(self.verdict)), f"nodes={self.nodes}"]
-        parts += [f"{name}={value!r}" for name, value in
-                  (("moves", self.moves), ("score", self.score), ("line", self.line_text))
-                  if value is not None]
+        parts += [
+            f"{name}={value!r}"
+            for name, value in (
+                ("moves", self.moves),
+                ("score", self.score),
+                ("line", self.line_text),
+            )
+            if value is not None
+        ]
         return f"SolveResult({', '.join(parts)})"
 
     @property
@@ -92,9 +98,14 @@ class SolveResult:
         >>> SolveResult("unknown", 100).as_dict()["verdict"]
         'unknown'
         """
-        return {"verdict": self.verdict.value, "nodes": self.nodes,
-                "seconds": round(self.seconds, 4),
-                "line": self.line_text, "moves": self.moves, "score": self.score}
+        return {
+            "verdict": self.verdict.value,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 4),
+            "line": self.line_text,
+            "moves": self.moves,
+            "score": self.score,
+        }
 
 
 start_of = as_game  # the one coercion of a source to a Game (``state.as_game``)
@@ -108,18 +119,27 @@ class _Search:
         if not 1 <= nodes <= MAX_NODES:
             raise SpiderError(f"the node limit must be 1 .. {MAX_NODES}, not {nodes}")
         if position.has_unknown:
-            raise SpiderError("the position has unknown cards (??) and cannot be "
-                              "solved with full knowledge: give the game code with --after "
-                              "LINE instead")
+            raise SpiderError(
+                "the position has unknown cards (??) and cannot be "
+                "solved with full knowledge: give the game code with --after "
+                "LINE instead"
+            )
         started = time.perf_counter()
         weights = weight_rows(weights)  # the named configurations as the kernel's rows
         fresh_kernels()  # numba's cache does not see edits to the kernels a kernel inlines
         self.result = np.zeros(K.RESULT_SIZE, np.int64)
         self.node_entry, self.ent_parent, self.ent_action = run_kernel(
-            K.search, to_board(position), position.relaxed, int(nodes), weights,
-            CARD_KEYS, STOCK_KEYS, self.result)
+            K.search,
+            to_board(position),
+            position.relaxed,
+            int(nodes),
+            weights,
+            CARD_KEYS,
+            STOCK_KEYS,
+            self.result,
+        )
         self.seconds = time.perf_counter() - started
-        verdicts = {K.WON: "won", K.LOST: "lost", K.UNKNOWN: "unknown"}
+        verdicts = {K.WON: Verdict.WON, K.LOST: Verdict.LOST, K.UNKNOWN: Verdict.UNKNOWN}
         self.verdict = verdicts[int(self.result[K.RESULT_VERDICT])]
         self.nodes = int(self.result[K.RESULT_NODES])
         # the best value of heuristic row 0 generated
@@ -135,8 +155,9 @@ class _Search:
         return codes
 
     def winning_line(self) -> tuple[Action, ...]:
-        codes = ([int(self.result[K.RESULT_WIN_ACTION])]
-                 + self._codes_to(int(self.result[K.RESULT_WIN_NODE])))
+        codes = [int(self.result[K.RESULT_WIN_ACTION])] + self._codes_to(
+            int(self.result[K.RESULT_WIN_NODE])
+        )
         return tuple(action_from_code(c) for c in reversed(codes))
 
     def best_line(self) -> tuple[Action, ...]:
@@ -153,8 +174,9 @@ class _Search:
         return line[0] if line else None
 
 
-def solve(source, nodes: int = DEFAULT_NODES, after: str = "", weights=None,
-          shorten: bool = False) -> SolveResult:
+def solve(
+    source, nodes: int = DEFAULT_NODES, after: str = "", weights=None, shorten: bool = False
+) -> SolveResult:
     """Search for a winning line (SPEC section 9).
 
     Parameters
@@ -196,7 +218,7 @@ def _solve_game(game: Game, nodes: int, weights=None, shorten=False):
     """solve() on a Game: the result and the search run (None for a won game)."""
     started = time.perf_counter()
     if game.won:
-        return SolveResult("won", 0, time.perf_counter() - started, (), 0, game.score), None
+        return SolveResult(Verdict.WON, 0, time.perf_counter() - started, (), 0, game.score), None
     run = _Search(game, nodes, weights)
     if run.verdict != "won":
         return SolveResult(run.verdict, run.nodes, time.perf_counter() - started), run
@@ -204,8 +226,9 @@ def _solve_game(game: Game, nodes: int, weights=None, shorten=False):
     if shorten:
         line = shorten_line(game, line)
     final = verify_win(game, line)
-    return SolveResult("won", run.nodes, time.perf_counter() - started, line, len(line),
-                       final.score), run
+    return SolveResult(
+        Verdict.WON, run.nodes, time.perf_counter() - started, line, len(line), final.score
+    ), run
 
 
 # Positions the line beam keeps per layer and number of deals left, by the
@@ -214,8 +237,9 @@ SHORTEN_WIDTHS = {1: 300, 2: 300, 4: 200}
 SHORTEN_NODES = 1_000_000  # positions the beam may expand
 
 
-def shorten_line(game: Game, line, width: int | None = None, nodes: int = SHORTEN_NODES,
-                 weights=None) -> tuple[Action, ...]:
+def shorten_line(
+    game: Game, line, width: int | None = None, nodes: int = SHORTEN_NODES, weights=None
+) -> tuple[Action, ...]:
     """A winning line no longer than ``line``, most often shorter.
 
     A beam search seeded with the line (``_lines.beam``): one layer per
@@ -239,7 +263,18 @@ def shorten_line(game: Game, line, width: int | None = None, nodes: int = SHORTE
     board = to_board(game.position)  # the counters come from the reference replay
     out = np.empty(len(codes), np.int32)
     stats = np.zeros(2, np.int64)
-    n = run_kernel(L.beam, board, game.position.relaxed, codes, int(width),
-                   rank[0], CARD_KEYS, STOCK_KEYS, int(nodes), True, out,
-                   stats)
+    n = run_kernel(
+        L.beam,
+        board,
+        game.position.relaxed,
+        codes,
+        int(width),
+        rank[0],
+        CARD_KEYS,
+        STOCK_KEYS,
+        int(nodes),
+        True,
+        out,
+        stats,
+    )
     return tuple(action_from_code(int(c)) for c in out[:n])

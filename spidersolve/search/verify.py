@@ -53,8 +53,9 @@ def verify_win(game: Game, line) -> Game:
     """
     final = _replay(as_game(game), line, "the search's")
     if not final.won:
-        raise ReplayFailed(f"the search's line ends with {len(final.position.removed)} runs "
-                           "removed, not a win")
+        raise ReplayFailed(
+            f"the search's line ends with {len(final.position.removed)} runs removed, not a win"
+        )
     return final
 
 
@@ -66,6 +67,8 @@ def verify_line(game: Game, line, won: bool) -> Game:
     """
     final = _replay(as_game(game), line, "the game's")
     if final.won != won:
-        raise ReplayFailed(f"the game's line ends with {len(final.position.removed)} runs "
-                           f"removed, but the game was reported {'won' if won else 'lost'}")
+        raise ReplayFailed(
+            f"the game's line ends with {len(final.position.removed)} runs "
+            f"removed, but the game was reported {'won' if won else 'lost'}"
+        )
     return final

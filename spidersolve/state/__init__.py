@@ -10,13 +10,32 @@ Pure Python: nothing here loads numba (the packed form and its kernels are
 (Action.parse('10>2'),)
 """
 
-from .codes import CodeError, GameCode, PysolDeal
-from .position import Position, PositionError
 from .actions import DEAL, Action, as_action, line_text, parse_line
+from .codes import CodeError, GameCode, PysolDeal
 from .game import Game, as_game, replay
+from .position import Position, PositionError
 from .rules import HiddenCard, IllegalAction, apply, legal_actions, why_illegal
 from .source import as_position, load_source
 
-__all__ = ["Action", "CodeError", "DEAL", "Game", "GameCode", "HiddenCard", "IllegalAction", "Position",
-           "PositionError", "PysolDeal", "apply", "as_action", "as_game", "as_position",
-           "legal_actions", "line_text", "load_source", "parse_line", "replay", "why_illegal"]
+__all__ = [
+    "Action",
+    "CodeError",
+    "DEAL",
+    "Game",
+    "GameCode",
+    "HiddenCard",
+    "IllegalAction",
+    "Position",
+    "PositionError",
+    "PysolDeal",
+    "apply",
+    "as_action",
+    "as_game",
+    "as_position",
+    "legal_actions",
+    "line_text",
+    "load_source",
+    "parse_line",
+    "replay",
+    "why_illegal",
+]

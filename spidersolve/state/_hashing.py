@@ -85,8 +85,9 @@ def combine(col_hashes, board, variant):
 @njit(**JIT)
 def column_hash(board, c, card_keys, stock_keys, variant):
     """Column c's cards and the stock cards future deals will put on it."""
-    return column_zobrist(board, c, card_keys, variant) ^ \
-        column_stock_hash(board, c, stock_keys, variant)
+    return column_zobrist(board, c, card_keys, variant) ^ column_stock_hash(
+        board, c, stock_keys, variant
+    )
 
 
 @njit(**JIT)
@@ -122,5 +123,4 @@ def combine_exact(col_hashes, board, variant):
 @njit(**JIT)
 def zobrist_hash(board, card_keys, stock_keys, variant):
     """Hash of the exact position (columns in place): not symmetric."""
-    return combine_exact(_all_column_hashes(board, card_keys, stock_keys, variant), board,
-                         variant)
+    return combine_exact(_all_column_hashes(board, card_keys, stock_keys, variant), board, variant)

@@ -10,8 +10,21 @@ n_cards ascending, then the deal.
 import numpy as np
 from numba import njit
 
-from ._board import (CAP, DEAL, FD, JIT, LEN, MOVES, N_COLS, NREMOVED, NSTOCK, REMOVED, SCORE,
-                     STOCK, UNKNOWN)
+from ._board import (
+    CAP,
+    DEAL,
+    FD,
+    JIT,
+    LEN,
+    MOVES,
+    N_COLS,
+    NREMOVED,
+    NSTOCK,
+    REMOVED,
+    SCORE,
+    STOCK,
+    UNKNOWN,
+)
 
 # The helpers every kernel here uses stay in this file: numba's cache sees
 # only this file, and as calls into another module perft ran slower.

@@ -62,8 +62,9 @@ def pack(board, out):
     acc, n_bits, at = 0, 0, PACKED_CARDS
     for c in range(N_COLS):
         acc, n_bits, at = _pack_cards(board, c * CAP, board[LEN + c], out, acc, n_bits, at)
-    acc, n_bits, at = _pack_cards(board, STOCK + 50 - board[NSTOCK], board[NSTOCK], out, acc,
-                                  n_bits, at)
+    acc, n_bits, at = _pack_cards(
+        board, STOCK + 50 - board[NSTOCK], board[NSTOCK], out, acc, n_bits, at
+    )
     if n_bits > 0:
         out[at] = acc
         at += 1
@@ -111,8 +112,9 @@ def unpack(packed, board):
     for c in range(N_COLS):
         board[LEN + c] = packed[PACKED_LEN + c]
         board[FD + c] = packed[PACKED_FD + c]
-        acc, n_bits, at = _unpack_cards(packed, board, c * CAP, packed[PACKED_LEN + c], acc,
-                                        n_bits, at)
+        acc, n_bits, at = _unpack_cards(
+            packed, board, c * CAP, packed[PACKED_LEN + c], acc, n_bits, at
+        )
     n_stock = packed[PACKED_NSTOCK]
     board[NSTOCK] = n_stock
     _unpack_cards(packed, board, STOCK + 50 - n_stock, n_stock, acc, n_bits, at)

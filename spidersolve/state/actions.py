@@ -47,7 +47,7 @@ class Action(NamedTuple):
         return self.src < 0
 
     @classmethod
-    def parse(cls, text: str) -> "Action":
+    def parse(cls, text: str) -> Action:
         """Read the notation of SPEC section 7: ``SRC>DST``, ``SRC>DSTxN`` or ``deal``.
 
         Raises
@@ -67,8 +67,7 @@ class Action(NamedTuple):
             return DEAL
         m = re.fullmatch(r"([0-9]{1,3})>([0-9]{1,3})(?:[xX]([0-9]{1,3}))?", raw)
         if not m:
-            raise SpiderError(f"'{shown(text)}' is not an action: write SRC>DST, SRC>DSTxN "
-                              "or deal")
+            raise SpiderError(f"'{shown(text)}' is not an action: write SRC>DST, SRC>DSTxN or deal")
         src, dst = int(m.group(1)), int(m.group(2))
         n = int(m.group(3)) if m.group(3) else 1
         for name, col in (("source", src), ("destination", dst)):

@@ -51,7 +51,7 @@ class GameCode:
             object.__setattr__(self, "rules", "classic")
 
     @classmethod
-    def parse(cls, text: str) -> "GameCode":
+    def parse(cls, text: str) -> GameCode:
         """Read a game code (SPEC section 4), any case, white space around it.
 
         >>> GameCode.parse(" sp1-s4c-aaaaaad ").deal_number
@@ -63,21 +63,27 @@ class GameCode:
             raise CodeError("empty game code")
         raw = shown(raw)
         if len(parts) != 3:
-            raise CodeError(f"game code '{raw}' must have three parts separated by '-', "
-                            "like SP1-S1C-AAAAAAD")
+            raise CodeError(
+                f"game code '{raw}' must have three parts separated by '-', like SP1-S1C-AAAAAAD"
+            )
         head, game, number = parts
         if head != "SP1":
             raise CodeError(f"game code '{raw}' must start with SP1, not '{shown(parts[0])}'")
         if not re.fullmatch(r"S[124][CR]", game):
-            raise CodeError(f"game code '{raw}': second part '{shown(game)}' must be S, then "
-                            "1, 2 or 4 suits, then C (classic) or R (relaxed)")
+            raise CodeError(
+                f"game code '{raw}': second part '{shown(game)}' must be S, then "
+                "1, 2 or 4 suits, then C (classic) or R (relaxed)"
+            )
         if len(number) != 7:
-            raise CodeError(f"game code '{raw}': deal part '{shown(number)}' must be 7 base32 "
-                            f"characters, not {len(number)}")
+            raise CodeError(
+                f"game code '{raw}': deal part '{shown(number)}' must be 7 base32 "
+                f"characters, not {len(number)}"
+            )
         bad = [ch for ch in number if ch not in BASE32]
         if bad:
-            raise CodeError(f"game code '{raw}': '{shown(bad[0])}' is not a base32 character "
-                            "(A-Z, 2-7)")
+            raise CodeError(
+                f"game code '{raw}': '{shown(bad[0])}' is not a base32 character (A-Z, 2-7)"
+            )
         deal = 0
         for ch in number:
             deal = deal * 32 + BASE32.index(ch)
@@ -160,7 +166,7 @@ class PysolDeal:
     number: str  # digits, or 'ms' + digits
 
     @classmethod
-    def parse(cls, text: str) -> "PysolDeal":
+    def parse(cls, text: str) -> PysolDeal:
         """Read ``pysol:SUITS:NUMBER`` (NUMBER: digits, or ``ms`` and digits).
 
         >>> PysolDeal.parse("pysol:1:ms7").number
@@ -169,8 +175,10 @@ class PysolDeal:
         raw = text.strip(_AROUND)
         m = re.fullmatch(r"pysol:([0-9]{1,3}):([!-~]+)", ascii_lower(raw))
         if not m:
-            raise CodeError(f"'{shown(raw)}' is not a PySolFC deal: write pysol:SUITS:NUMBER, "
-                            "like pysol:4:14934")
+            raise CodeError(
+                f"'{shown(raw)}' is not a PySolFC deal: write pysol:SUITS:NUMBER, "
+                "like pysol:4:14934"
+            )
         suits = int(m.group(1))
         if suits not in (1, 2, 4):
             raise CodeError(f"'{shown(raw)}': suits must be 1, 2 or 4, not {suits}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .actions import DEAL, Action, as_action, line_text, parse_line
+from .actions import Action, as_action, parse_line
 from .position import Position
 from .rules import START_SCORE, IllegalAction, apply, legal_actions, next_score
 from .source import as_position
@@ -57,7 +57,7 @@ class Game:
     _stack: tuple = field(default=(), init=False, repr=False, compare=False)
 
     @classmethod
-    def start(cls, source) -> "Game":
+    def start(cls, source) -> Game:
         """A game at the start of ``source``: 0 moves, score 500.
 
         ``source`` is a Position or anything ``as_position`` reads: a game
@@ -140,7 +140,7 @@ class Game:
         """
         return tuple(entry[3] for entry in self._stack)
 
-    def copy(self) -> "Game":
+    def copy(self) -> Game:
         """A game equal to this one, with the same history, that pushes apart.
 
         >>> game = Game.start("SP1-S1C-AAAAAAD")
@@ -152,7 +152,7 @@ class Game:
         game._stack = self._stack
         return game
 
-    def play(self, action) -> "Game":
+    def play(self, action) -> Game:
         """A new game with ``action`` (an Action or its text) played; this one is unchanged.
 
         >>> start = Game.start("SP1-S1C-AAAAAAD")

@@ -24,19 +24,27 @@ from . import rules
 from ._board import MAX_ACTIONS, MOVES, NREMOVED, REMOVED, SCORE, UNDO_SIZE, UNKNOWN
 from ._hashing import CARD_KEYS, STOCK_KEYS
 from ._hashing import canonical_hash as _canonical_hash
-from .packed import action_from_code, action_to_code, from_board, to_board
-from .position import N_COLS, Position
 from .actions import Action
 from .game import Game
+from .packed import action_from_code, action_to_code, from_board, to_board
+from .position import N_COLS, Position
 from .rules import IllegalAction
 
-__all__ = ["CARD_KEYS", "STOCK_KEYS", "apply", "canonical_hash", "divide", "legal_actions",
-           "perft", "play"]
+__all__ = [
+    "CARD_KEYS",
+    "STOCK_KEYS",
+    "apply",
+    "canonical_hash",
+    "divide",
+    "legal_actions",
+    "perft",
+    "play",
+]
 
 
 def _action_codes(board: np.ndarray, relaxed: bool) -> np.ndarray:
     out = np.empty(MAX_ACTIONS, np.int32)
-    return out[:K.gen_actions(board, relaxed, out)]
+    return out[: K.gen_actions(board, relaxed, out)]
 
 
 def legal_actions(pos: Position) -> list[Action]:
@@ -60,7 +68,7 @@ def apply(pos: Position, action: Action) -> tuple[Position, list[int]]:
     (``rules.apply``; ``IllegalAction`` or ``HiddenCard`` where it raises)."""
     board = to_board(pos)
     _apply_on_board(pos, action, board)
-    removed = [int(x) for x in board[REMOVED + len(pos.removed):REMOVED + board[NREMOVED]]]
+    removed = [int(x) for x in board[REMOVED + len(pos.removed) : REMOVED + board[NREMOVED]]]
     return from_board(board, pos.suits, pos.rules), removed
 
 

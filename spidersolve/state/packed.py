@@ -16,11 +16,18 @@ import numpy as np
 
 from . import _board as B
 from ._packing import PACKED_SIZE, pack, unpack
-from .position import N_COLS, Position
 from .actions import DEAL, Action
+from .position import N_COLS, Position
 
-__all__ = ["PACKED_SIZE", "action_from_code", "action_to_code", "from_board", "from_packed",
-           "to_board", "to_packed"]
+__all__ = [
+    "PACKED_SIZE",
+    "action_from_code",
+    "action_to_code",
+    "from_board",
+    "from_packed",
+    "to_board",
+    "to_packed",
+]
 
 
 def to_board(pos: Position, moves: int = 0, score: int = 500) -> np.ndarray:
@@ -28,14 +35,14 @@ def to_board(pos: Position, moves: int = 0, score: int = 500) -> np.ndarray:
     board = np.zeros(B.BOARD_SIZE, np.int16)
     for c in range(N_COLS):
         cards = pos.down[c] + pos.up[c]
-        board[c * B.CAP:c * B.CAP + len(cards)] = cards
+        board[c * B.CAP : c * B.CAP + len(cards)] = cards
         board[B.LEN + c] = len(cards)
         board[B.FD + c] = len(pos.down[c])
     n = len(pos.stock)
-    board[B.STOCK + 50 - n:B.STOCK + 50] = pos.stock
+    board[B.STOCK + 50 - n : B.STOCK + 50] = pos.stock
     board[B.NSTOCK] = n
     board[B.NREMOVED] = len(pos.removed)
-    board[B.REMOVED:B.REMOVED + len(pos.removed)] = pos.removed
+    board[B.REMOVED : B.REMOVED + len(pos.removed)] = pos.removed
     board[B.MOVES] = moves
     board[B.SCORE] = score
     return board
@@ -46,12 +53,12 @@ def from_board(board: np.ndarray, suits: int, rules: str) -> Position:
     down, up = [], []
     for c in range(N_COLS):
         length, fd = int(board[B.LEN + c]), int(board[B.FD + c])
-        cards = [int(x) for x in board[c * B.CAP:c * B.CAP + length]]
+        cards = [int(x) for x in board[c * B.CAP : c * B.CAP + length]]
         down.append(cards[:fd])
         up.append(cards[fd:])
     n = int(board[B.NSTOCK])
-    stock = [int(x) for x in board[B.STOCK + 50 - n:B.STOCK + 50]]
-    removed = [int(x) for x in board[B.REMOVED:B.REMOVED + int(board[B.NREMOVED])]]
+    stock = [int(x) for x in board[B.STOCK + 50 - n : B.STOCK + 50]]
+    removed = [int(x) for x in board[B.REMOVED : B.REMOVED + int(board[B.NREMOVED])]]
     return Position.make(suits, rules, down, up, stock, removed)
 
 

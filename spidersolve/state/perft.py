@@ -11,8 +11,8 @@ are not merged. This is the pure-Python oracle that the kernel perft in
 
 from __future__ import annotations
 
-from .position import Position
 from .actions import Action
+from .position import Position
 from .rules import apply, legal_actions
 
 
@@ -43,5 +43,6 @@ def divide(position: Position, depth: int) -> list[tuple[Action, int]]:
         raise ValueError(f"depth must be at least 0, not {depth}")
     if depth == 0:
         return []
-    return [(action, perft(apply(position, action)[0], depth - 1))
-            for action in legal_actions(position)]
+    return [
+        (action, perft(apply(position, action)[0], depth - 1)) for action in legal_actions(position)
+    ]

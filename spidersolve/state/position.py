@@ -6,9 +6,22 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from ..cards import (BLANKS, SUIT_NAMES, SUITS, UNKNOWN, CardError, ascii_lower, ascii_upper,
-                     card_rank, card_suit, card_text, card_words, deck_counts, make_card,
-                     parse_card)
+from ..cards import (
+    BLANKS,
+    SUIT_NAMES,
+    SUITS,
+    UNKNOWN,
+    CardError,
+    ascii_lower,
+    ascii_upper,
+    card_rank,
+    card_suit,
+    card_text,
+    card_words,
+    deck_counts,
+    make_card,
+    parse_card,
+)
 from ..errors import SpiderError, shown
 
 N_COLS = 10
@@ -36,8 +49,10 @@ def is_complete_run(cards) -> bool:
     if len(cards) != 13:
         return False
     suit = card_suit(cards[0])
-    return all(card_suit(c) == suit and card_rank(c) == 13 - i and c != UNKNOWN
-               for i, c in enumerate(cards))
+    return all(
+        card_suit(c) == suit and card_rank(c) == 13 - i and c != UNKNOWN
+        for i, c in enumerate(cards)
+    )
 
 
 @dataclass(frozen=True)
@@ -81,7 +96,7 @@ class Position:
 
     # -- construction --------------------------------------------------
     @classmethod
-    def make(cls, suits, rules, down, up, stock, removed) -> "Position":
+    def make(cls, suits, rules, down, up, stock, removed) -> Position:
         """Build and validate a position from lists of cards (errors name the problem).
 
         Raises
@@ -96,13 +111,19 @@ class Position:
         >>> Position.make(1, "classic", p.down, p.up, p.stock, ()) == p
         True
         """
-        pos = cls(suits, "classic" if suits == 1 else rules, tuple(removed), tuple(stock),
-                  tuple(tuple(col) for col in down), tuple(tuple(col) for col in up))
+        pos = cls(
+            suits,
+            "classic" if suits == 1 else rules,
+            tuple(removed),
+            tuple(stock),
+            tuple(tuple(col) for col in down),
+            tuple(tuple(col) for col in up),
+        )
         pos.validate()
         return pos
 
     @classmethod
-    def from_deck(cls, suits: int, rules: str, deck) -> "Position":
+    def from_deck(cls, suits: int, rules: str, deck) -> Position:
         """Lay out a shuffled deck d[0..103] as SPEC section 3 says.
 
         >>> from spidersolve.cards import ordered_deck
@@ -112,12 +133,13 @@ class Position:
         piles: list[list[int]] = [[] for _ in range(N_COLS)]
         for i in range(54):
             piles[i % N_COLS].append(deck[i])
-        return cls.make(suits, rules, [p[:-1] for p in piles], [p[-1:] for p in piles],
-                        deck[54:], ())
+        return cls.make(
+            suits, rules, [p[:-1] for p in piles], [p[-1:] for p in piles], deck[54:], ()
+        )
 
     # -- text ------------------------------------------------------------
     @classmethod
-    def from_text(cls, text: str) -> "Position":
+    def from_text(cls, text: str) -> Position:
         """Read position text; an error names the line and what is wrong.
 
         Lines end at ``\\n`` or ``\\r\\n`` only, tokens are separated by
@@ -155,14 +177,14 @@ class Position:
                     continue
                 key, sep, rest = line.partition(":")
                 if not sep:
-                    raise PositionError(f"expected 'removed:', 'stock:' or 'N:' and cards, "
-                                        f"got '{shown(line)}'")
+                    raise PositionError(
+                        f"expected 'removed:', 'stock:' or 'N:' and cards, got '{shown(line)}'"
+                    )
                 key = ascii_lower(key.strip(BLANKS))
                 if re.fullmatch(r"[0-9]{1,2}", key):
                     key = str(int(key))  # '01:' is column 1 too
                 if key in where:
-                    raise PositionError(f"'{shown(key)}:' given twice (first on line "
-                                        f"{where[key]})")
+                    raise PositionError(f"'{shown(key)}:' given twice (first on line {where[key]})")
                 where[key] = number
                 tokens = _tokens(rest)
                 if key == "removed":
@@ -172,8 +194,10 @@ class Position:
                 elif re.fullmatch(r"[0-9]{1,2}", key) and 1 <= int(key) <= N_COLS:
                     columns[int(key) - 1] = _parse_column(tokens)
                 else:
-                    raise PositionError(f"'{shown(key)}:' is not a line of a position "
-                                        "(removed, stock, or a column 1..10)")
+                    raise PositionError(
+                        f"'{shown(key)}:' is not a line of a position "
+                        "(removed, stock, or a column 1..10)"
+                    )
             except (PositionError, CardError) as err:
                 raise PositionError(f"line {number}: {err}") from None
         if header is None:
@@ -198,9 +222,11 @@ class Position:
         >>> as_position("SP1-S1C-AAAAAAD").to_text().splitlines()[:2]
         ['spider 1 classic', 'removed:']
         """
-        lines = [f"spider {self.suits} {self.rules}",
-                 _joined("removed:", [SUITS[s] for s in self.removed]),
-                 _joined("stock:", [card_text(c) for c in self.stock])]
+        lines = [
+            f"spider {self.suits} {self.rules}",
+            _joined("removed:", [SUITS[s] for s in self.removed]),
+            _joined("stock:", [card_text(c) for c in self.stock]),
+        ]
         for c in range(N_COLS):
             down = " ".join(card_text(x) for x in self.down[c])
             up = " ".join(card_text(x) for x in self.up[c])
@@ -232,15 +258,19 @@ class Position:
             raise PositionError(f"stock: {len(self.stock)} cards is more than 5 deals")
         for c in range(N_COLS):
             if self.down[c] and not self.up[c]:
-                raise PositionError(f"column {c + 1}: face-down cards are not covered by a "
-                                    "face-up card")
+                raise PositionError(
+                    f"column {c + 1}: face-down cards are not covered by a face-up card"
+                )
             if UNKNOWN in self.up[c]:
-                raise PositionError(f"column {c + 1}: '??' may stand only among face-down "
-                                    "cards and in the stock")
+                raise PositionError(
+                    f"column {c + 1}: '??' may stand only among face-down cards and in the stock"
+                )
             if len(self.up[c]) >= 13 and is_complete_run(self.up[c][-13:]):
-                raise PositionError(f"column {c + 1}: ends in a complete run K..A of "
-                                    f"{SUIT_NAMES[card_suit(self.up[c][-1])]}, which would "
-                                    "already have been removed")
+                raise PositionError(
+                    f"column {c + 1}: ends in a complete run K..A of "
+                    f"{SUIT_NAMES[card_suit(self.up[c][-1])]}, which would "
+                    "already have been removed"
+                )
         self._validate_cards()
 
     def _validate_cards(self) -> None:
@@ -258,11 +288,14 @@ class Position:
         for card, count in sorted(seen.items()):
             if card not in deck:
                 where = "removed" if any(card_suit(card) == s for s in self.removed) else "cards"
-                raise PositionError(f"{where}: {card_text(card)} is not in a "
-                                    f"{self.suits}-suit deck")
+                raise PositionError(
+                    f"{where}: {card_text(card)} is not in a {self.suits}-suit deck"
+                )
             if count > deck[card]:
-                raise PositionError(f"cards: {card_text(card)} appears {count} times, the "
-                                    f"{self.suits}-suit deck has {deck[card]}")
+                raise PositionError(
+                    f"cards: {card_text(card)} appears {count} times, the "
+                    f"{self.suits}-suit deck has {deck[card]}"
+                )
         total = sum(seen.values()) + unknown
         if total != 104:
             raise PositionError(f"cards: {total} cards with the removed runs, a deck has 104")
@@ -310,11 +343,14 @@ class Position:
         deals = len(self.stock) // 10
         if self.removed:
             names = ", ".join(SUIT_NAMES[s] for s in self.removed)
-            runs = f"{len(self.removed)} run{'s' if len(self.removed) != 1 else ''} removed ({names})"
+            runs = (
+                f"{len(self.removed)} run{'s' if len(self.removed) != 1 else ''} removed ({names})"
+            )
         else:
             runs = "no runs removed"
-        parts = [f"Stock: {len(self.stock)} cards, {deals} deal{'s' if deals != 1 else ''} left; "
-                 f"{runs}."]
+        parts = [
+            f"Stock: {len(self.stock)} cards, {deals} deal{'s' if deals != 1 else ''} left; {runs}."
+        ]
         cols = []
         for c in range(N_COLS):
             if not self.down[c] and not self.up[c]:
@@ -341,8 +377,7 @@ def _tokens(text: str) -> list[str]:
 def _parse_header(line: str):
     tokens = _tokens(ascii_lower(line))
     if len(tokens) != 3 or tokens[0] != "spider":
-        raise PositionError(f"the first line must be like 'spider 4 classic', got "
-                            f"'{shown(line)}'")
+        raise PositionError(f"the first line must be like 'spider 4 classic', got '{shown(line)}'")
     if tokens[1] not in ("1", "2", "4"):
         raise PositionError(f"suits must be 1, 2 or 4, not '{shown(tokens[1])}'")
     if tokens[2] not in RULES:
@@ -363,7 +398,7 @@ def _parse_column(tokens):
     bar = tokens.index("|")
     down = [parse_card(tok, allow_unknown=True) for tok in tokens[:bar]]
     up = []
-    for tok in tokens[bar + 1:]:
+    for tok in tokens[bar + 1 :]:
         if tok == "??":
             raise PositionError("'??' may stand only among face-down cards and in the stock")
         up.append(parse_card(tok))

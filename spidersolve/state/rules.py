@@ -137,25 +137,30 @@ def why_illegal(pos, action) -> str | None:
     if not up:
         return f"column {src + 1} is empty"
     if n > len(up):
-        return (f"column {src + 1} has {len(up)} face-up card{'s' if len(up) != 1 else ''}, "
-                f"not {n}")
+        return f"column {src + 1} has {len(up)} face-up card{'s' if len(up) != 1 else ''}, not {n}"
     run = run_length(up, pos.relaxed)
     if n > run:
         group = up[-n:]
         for i in range(len(group) - 1):
             if card_rank(group[i]) != card_rank(group[i + 1]) + 1:
-                return (f"{card_text(group[i + 1])} is not one rank below {card_text(group[i])}: "
-                        "the group is not a descending run")
-        return (f"the group {' '.join(card_text(c) for c in group)} is not one suit, "
-                "as Classic rules require")
+                return (
+                    f"{card_text(group[i + 1])} is not one rank below {card_text(group[i])}: "
+                    "the group is not a descending run"
+                )
+        return (
+            f"the group {' '.join(card_text(c) for c in group)} is not one suit, "
+            "as Classic rules require"
+        )
     if not pos.up[dst]:
         return None
     top, bottom = pos.up[dst][-1], up[-n]
     if card_rank(top) == 1:
         return f"nothing can go onto an ace (column {dst + 1} ends in {card_text(top)})"
     if card_rank(top) != card_rank(bottom) + 1:
-        return (f"{card_text(bottom)} is not one rank below {card_text(top)} "
-                f"(the top card of column {dst + 1})")
+        return (
+            f"{card_text(bottom)} is not one rank below {card_text(top)} "
+            f"(the top card of column {dst + 1})"
+        )
     return None
 
 
@@ -193,8 +198,11 @@ def apply(pos, action) -> tuple[Position, list[int]]:
     if action.is_deal:
         unknown = stock[:N_COLS].count(UNKNOWN)
         if unknown:
-            raise HiddenCard(f"the deal would deal {unknown} unknown stock card"
-                             f"{'s' if unknown != 1 else ''}: name the ten cards first", None)
+            raise HiddenCard(
+                f"the deal would deal {unknown} unknown stock card"
+                f"{'s' if unknown != 1 else ''}: name the ten cards first",
+                None,
+            )
         for c in range(N_COLS):
             up[c].append(stock.pop(0))
     else:
@@ -202,8 +210,14 @@ def apply(pos, action) -> tuple[Position, list[int]]:
         up[dst].extend(up[src][-n:])
         del up[src][-n:]
     removed = settle(down, up)
-    new = Position(pos.suits, pos.rules, pos.removed + tuple(removed), tuple(stock),
-                   tuple(map(tuple, down)), tuple(map(tuple, up)))
+    new = Position(
+        pos.suits,
+        pos.rules,
+        pos.removed + tuple(removed),
+        tuple(stock),
+        tuple(map(tuple, down)),
+        tuple(map(tuple, up)),
+    )
     return new, removed
 
 
@@ -220,8 +234,10 @@ def settle(down, up) -> list[int]:
                 changed = True
             if not up[c] and down[c]:
                 if down[c][-1] == UNKNOWN:
-                    raise HiddenCard(f"it would turn up an unknown card in column {c + 1}: "
-                                     "name the card first", c)
+                    raise HiddenCard(
+                        f"it would turn up an unknown card in column {c + 1}: name the card first",
+                        c,
+                    )
                 up[c].append(down[c].pop())
                 changed = True
     return removed

@@ -11,8 +11,7 @@ from ..errors import SpiderError, shown
 from .codes import GameCode, PysolDeal
 from .position import Position
 
-WHAT = ("a game code (SP1-S4C-AAAAAAD), a PySolFC deal (pysol:4:14934), a position file "
-        "or '-'")
+WHAT = "a game code (SP1-S4C-AAAAAAD), a PySolFC deal (pysol:4:14934), a position file or '-'"
 
 
 def decode_text(data: bytes, where: str) -> str:
@@ -20,8 +19,9 @@ def decode_text(data: bytes, where: str) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise SpiderError(f"{where} is not UTF-8 text: byte 0x{data[err.start]:02x} at offset "
-                          f"{err.start}") from None
+        raise SpiderError(
+            f"{where} is not UTF-8 text: byte 0x{data[err.start]:02x} at offset {err.start}"
+        ) from None
 
 
 def read_stdin() -> str:
@@ -85,8 +85,9 @@ def load_source(source: str) -> tuple[Position, str]:
         try:
             body = decode_text(Path(source).read_bytes(), f"position file '{shown(source)}'")
         except OSError as err:
-            raise SpiderError(f"cannot read position file '{shown(source)}': "
-                              f"{err.strerror or err}") from None
+            raise SpiderError(
+                f"cannot read position file '{shown(source)}': {err.strerror or err}"
+            ) from None
         try:
             return Position.from_text(body), str(source)
         except SpiderError as err:
@@ -134,5 +135,6 @@ def as_position(source) -> Position:
     position = getattr(source, "position", None)  # a Game (rules.py imports this module)
     if isinstance(position, Position):
         return position
-    raise TypeError(f"expected a position, a game, a game code or a PySolFC deal, not "
-                    f"{type(source).__name__}")
+    raise TypeError(
+        f"expected a position, a game, a game code or a PySolFC deal, not {type(source).__name__}"
+    )

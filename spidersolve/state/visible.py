@@ -30,8 +30,14 @@ SAMPLE_STREAM = 0x51DE
 
 def visible_of(pos: Position) -> Position:
     """The position as a player sees it: every face-down and stock card ``??``."""
-    return Position(pos.suits, pos.rules, pos.removed, (UNKNOWN,) * len(pos.stock),
-                    tuple((UNKNOWN,) * len(col) for col in pos.down), pos.up)
+    return Position(
+        pos.suits,
+        pos.rules,
+        pos.removed,
+        (UNKNOWN,) * len(pos.stock),
+        tuple((UNKNOWN,) * len(col) for col in pos.down),
+        pos.up,
+    )
 
 
 def unseen_cards(pos: Position) -> Counter:
@@ -69,9 +75,14 @@ def fill(pos: Position, cards) -> Position:
 def sample_rng(pos: Position, seed: int) -> np.random.Generator:
     """The generator for samples of ``pos``: a function of its text and ``seed`` alone."""
     digest = hashlib.sha256(pos.to_text().encode()).digest()
-    words = [int.from_bytes(digest[i:i + 4], "little") for i in range(0, 32, 4)]
-    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(
-        [SAMPLE_STREAM, int(seed) & 0xFFFFFFFF, int(seed) >> 32 & 0xFFFFFFFF, *words])))
+    words = [int.from_bytes(digest[i : i + 4], "little") for i in range(0, 32, 4)]
+    return np.random.Generator(
+        np.random.PCG64(
+            np.random.SeedSequence(
+                [SAMPLE_STREAM, int(seed) & 0xFFFFFFFF, int(seed) >> 32 & 0xFFFFFFFF, *words]
+            )
+        )
+    )
 
 
 def sample_hidden(pos: Position, rng: np.random.Generator) -> Position:
@@ -93,11 +104,16 @@ def samples(pos: Position, count: int, seed: int = 0) -> list[Position]:
 
 def agrees(view: Position, full: Position) -> bool:
     """True when ``full`` fills ``view``: the same position wherever ``view`` knows a card."""
-    if (view.suits, view.rules, view.removed, view.up) != (full.suits, full.rules,
-                                                           full.removed, full.up):
+    if (view.suits, view.rules, view.removed, view.up) != (
+        full.suits,
+        full.rules,
+        full.removed,
+        full.up,
+    ):
         return False
     if len(view.stock) != len(full.stock) or any(
-            len(v) != len(f) for v, f in zip(view.down, full.down)):
+        len(v) != len(f) for v, f in zip(view.down, full.down)
+    ):
         return False
     pairs = list(zip(view.stock, full.stock))
     for v, f in zip(view.down, full.down):
@@ -114,8 +130,9 @@ def name_down(pos: Position, col: int, card: int) -> Position:
     if not down:
         raise PositionError(f"column {col + 1} has no face-down card")
     if down[-1] != UNKNOWN:
-        raise PositionError(f"column {col + 1}: its top face-down card is already known "
-                            f"({card_text(down[-1])})")
+        raise PositionError(
+            f"column {col + 1}: its top face-down card is already known ({card_text(down[-1])})"
+        )
     _check_unseen(pos, [card])
     cols = list(pos.down)
     cols[col] = down[:-1] + (card,)
@@ -135,8 +152,9 @@ def name_deal(pos: Position, cards) -> Position:
     new = []
     for i, (known, card) in enumerate(zip(pos.stock, cards)):
         if known != UNKNOWN and known != card:
-            raise PositionError(f"card {i + 1} of the deal is known to be {card_text(known)}, "
-                                f"not {card_text(card)}")
+            raise PositionError(
+                f"card {i + 1} of the deal is known to be {card_text(known)}, not {card_text(card)}"
+            )
         if known == UNKNOWN:
             new.append(card)
     _check_unseen(pos, new)
@@ -152,6 +170,8 @@ def _check_unseen(pos: Position, cards) -> None:
         if left[card] <= 0:
             if card not in deck_counts(pos.suits):
                 raise PositionError(f"{card_text(card)} is not in a {pos.suits}-suit deck")
-            raise PositionError(f"{card_text(card)} cannot be hidden here: every "
-                                f"{card_text(card)} of the deck is already seen")
+            raise PositionError(
+                f"{card_text(card)} cannot be hidden here: every "
+                f"{card_text(card)} of the deck is already seen"
+            )
         left[card] -= 1

@@ -16,9 +16,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..cards import SUIT_NAMES, UNKNOWN, card_text, make_card
-from .position import N_COLS, Position
 from .actions import Action, parse_line
 from .game import Game
+from .position import N_COLS, Position
 from .rules import IllegalAction, apply
 
 # Stands in for an unknown card while the action is played: a king never
@@ -83,9 +83,15 @@ def action_outcome(position: Position, action: Action) -> Outcome:
             emptied.append(c)
     runs.sort()
     before = len(position.removed)
-    return Outcome(action, cards, onto,
-                   tuple((c, card >> 4, before + i + 1) for i, (_j, c, card) in enumerate(runs)),
-                   tuple(turned), tuple(emptied), len(after.stock) // 10)
+    return Outcome(
+        action,
+        cards,
+        onto,
+        tuple((c, card >> 4, before + i + 1) for i, (_j, c, card) in enumerate(runs)),
+        tuple(turned),
+        tuple(emptied),
+        len(after.stock) // 10,
+    )
 
 
 def outcome_sentence(outcome: Outcome) -> str:
@@ -100,13 +106,18 @@ def outcome_sentence(outcome: Outcome) -> str:
     else:
         names = " ".join(card_text(c) for c in outcome.cards)
         moved = f"the {names}" if len(outcome.cards) == 1 else names
-        where = (f"to the empty column {action.dst + 1}" if outcome.onto is None
-                 else f"onto the {card_text(outcome.onto)} in column {action.dst + 1}")
+        where = (
+            f"to the empty column {action.dst + 1}"
+            if outcome.onto is None
+            else f"onto the {card_text(outcome.onto)} in column {action.dst + 1}"
+        )
         parts = [f"move {moved} from column {action.src + 1} {where}"]
     for col, suit, number in outcome.runs:
         won = ": the game is won" if number == 8 else ""
-        parts.append(f"the {SUIT_NAMES[suit]} run in column {col + 1} is complete and leaves "
-                     f"the table ({number} of 8{won})")
+        parts.append(
+            f"the {SUIT_NAMES[suit]} run in column {col + 1} is complete and leaves "
+            f"the table ({number} of 8{won})"
+        )
     for col, card in outcome.turned:
         if card == UNKNOWN:
             parts.append(f"a face-down card in column {col + 1} turns up (not known here)")
@@ -158,9 +169,14 @@ def _with_stand_ins(position: Position) -> Position:
         return tuple(_STAND_IN if c == UNKNOWN else c for c in cards)
 
     # Not validated: the stand-ins break the deck count, which apply never checks.
-    return Position(position.suits, position.rules, position.removed, fill(position.stock),
-                    tuple(fill(col) for col in position.down), position.up)
+    return Position(
+        position.suits,
+        position.rules,
+        position.removed,
+        fill(position.stock),
+        tuple(fill(col) for col in position.down),
+        position.up,
+    )
 
 
-__all__ = ["Outcome", "action_outcome", "action_sentence", "line_sentences",
-           "outcome_sentence"]
+__all__ = ["Outcome", "action_outcome", "action_sentence", "line_sentences", "outcome_sentence"]

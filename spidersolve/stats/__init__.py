@@ -7,11 +7,43 @@ from .batch import BatchReport, run_batch, solve_chunk
 from .hint_table import hints_frame
 from .plan import Task, plan, settings
 from .store import ResultsError, ResultStore, load_results, load_runs
-from .winrates import (budget_table, curve, hardest, render, stats_flat, stats_json, summary,
-                       unresolved, verdicts_within, wilson_interval)
+from .winrates import (
+    budget_table,
+    curve,
+    hardest,
+    render,
+    stats_flat,
+    stats_json,
+    summary,
+    unresolved,
+    verdicts_within,
+    wilson_interval,
+)
 
-__all__ = ["BatchReport", "DaskBackend", "InlineBackend", "PoolBackend", "ResultStore",
-           "ResultsError", "Task", "budget_table", "curve", "hardest", "hints_frame",
-           "load_results", "load_runs", "make_backend", "plan", "render", "run_batch",
-           "settings", "solve_chunk", "stats_flat", "stats_json", "summary", "unresolved",
-           "verdicts_within", "wilson_interval"]
+__all__ = [
+    "BatchReport",
+    "DaskBackend",
+    "InlineBackend",
+    "PoolBackend",
+    "ResultStore",
+    "ResultsError",
+    "Task",
+    "budget_table",
+    "curve",
+    "hardest",
+    "hints_frame",
+    "load_results",
+    "load_runs",
+    "make_backend",
+    "plan",
+    "render",
+    "run_batch",
+    "settings",
+    "solve_chunk",
+    "stats_flat",
+    "stats_json",
+    "summary",
+    "unresolved",
+    "verdicts_within",
+    "wilson_interval",
+]

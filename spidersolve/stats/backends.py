@@ -20,9 +20,9 @@ from __future__ import annotations
 import multiprocessing
 import os
 import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
-from typing import Iterator
 
 from ..errors import SpiderError
 
@@ -90,10 +90,12 @@ class PoolBackend:
         self._pool = None
 
     def __enter__(self):
-        self._pool = ProcessPoolExecutor(max_workers=self.slots,
-                                         mp_context=multiprocessing.get_context("spawn"),
-                                         initializer=_exit_with_parent,
-                                         initargs=(os.getpid(),))
+        self._pool = ProcessPoolExecutor(
+            max_workers=self.slots,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_exit_with_parent,
+            initargs=(os.getpid(),),
+        )
         return self
 
     def __exit__(self, exc_type, *exc):
@@ -113,8 +115,10 @@ class PoolBackend:
             for future in as_completed(futures):
                 yield future.result()
         except BrokenProcessPool as err:
-            raise SpiderError(f"a worker process died ({err}); the chunks finished are "
-                              "saved: run the same command again to go on") from None
+            raise SpiderError(
+                f"a worker process died ({err}); the chunks finished are "
+                "saved: run the same command again to go on"
+            ) from None
 
 
 class DaskBackend:
@@ -140,11 +144,14 @@ class DaskBackend:
             try:
                 self._client = Client(self.address, timeout="20s")
             except (OSError, TimeoutError) as err:
-                raise SpiderError(f"--scheduler: cannot reach the Dask scheduler at "
-                                  f"'{self.address}': {err}") from None
+                raise SpiderError(
+                    f"--scheduler: cannot reach the Dask scheduler at '{self.address}': {err}"
+                ) from None
             except (ValueError, TypeError) as err:  # distributed's word for a bad address
-                raise SpiderError(f"--scheduler: '{self.address}' is not a Dask scheduler "
-                                  f"address like tcp://HOST:8786: {err}") from None
+                raise SpiderError(
+                    f"--scheduler: '{self.address}' is not a Dask scheduler "
+                    f"address like tcp://HOST:8786: {err}"
+                ) from None
         self.slots = max(1, sum(self._client.nthreads().values()))
         return self
 

@@ -18,27 +18,28 @@ import math
 import platform
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Callable
 
 from .. import __version__
 from .backends import InlineBackend
 from .plan import MAX_TASKS, Setting, Task, deal_count, deal_numbers, deal_ranges
 from .store import ResultStore
 
-
 # -- solving -----------------------------------------------------------------
+
 
 def _default_solver():
     from ..search import solve
+
     return solve
 
 
 def utc_now() -> str:
     """The time now in UTC, to the second: ``2026-12-01T09:00:00Z``."""
-    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def solve_task(task: Task, solver: Callable | None = None) -> dict:
@@ -65,7 +66,9 @@ def solve_task(task: Task, solver: Callable | None = None) -> dict:
         "line": result.line_text,
         "version": __version__,
         "time": utc_now(),
-        "player": "solver", "samples": 0, "seed": 0,
+        "player": "solver",
+        "samples": 0,
+        "seed": 0,
     }
 
 
@@ -79,17 +82,27 @@ def play_task(task: Task) -> dict:
     from ..state import Game
 
     position = task.position()
-    result = play_honest(position, samples=task.samples, seed=task.seed,
-                         nodes=task.node_limit)
+    result = play_honest(position, samples=task.samples, seed=task.seed, nodes=task.node_limit)
     verify_line(Game.start(position), result.line, result.result == "won")
     return {
-        "source": task.source, "code": task.code, "suits": task.suits, "rules": task.rules,
-        "deal": task.deal, "node_limit": task.node_limit, "verdict": result.result,
-        "nodes": int(result.nodes), "seconds": float(result.seconds),
-        "moves": int(result.moves), "score": int(result.score),
+        "source": task.source,
+        "code": task.code,
+        "suits": task.suits,
+        "rules": task.rules,
+        "deal": task.deal,
+        "node_limit": task.node_limit,
+        "verdict": result.result,
+        "nodes": int(result.nodes),
+        "seconds": float(result.seconds),
+        "moves": int(result.moves),
+        "score": int(result.score),
         "first_action": result.line[0].text() if result.line else None,
-        "line": result.line_text, "version": __version__, "time": utc_now(),
-        "player": "honest", "samples": task.samples, "seed": task.seed,
+        "line": result.line_text,
+        "version": __version__,
+        "time": utc_now(),
+        "player": "honest",
+        "samples": task.samples,
+        "seed": task.seed,
     }
 
 
@@ -99,6 +112,7 @@ def solve_chunk(tasks: list[Task], solver: Callable | None = None) -> list[dict]
 
 
 # -- the run -----------------------------------------------------------------
+
 
 @dataclass
 class BatchReport:
@@ -129,10 +143,15 @@ def versions() -> dict:
     import pandas
     import pyarrow
 
-    return {"spidersolve": __version__, "python": platform.python_version(),
-            "numpy": numpy.__version__, "numba": numba.__version__,
-            "pandas": pandas.__version__, "pyarrow": pyarrow.__version__,
-            "platform": platform.platform()}
+    return {
+        "spidersolve": __version__,
+        "python": platform.python_version(),
+        "numpy": numpy.__version__,
+        "numba": numba.__version__,
+        "pandas": pandas.__version__,
+        "pyarrow": pyarrow.__version__,
+        "platform": platform.platform(),
+    }
 
 
 def chunk_size_for(todo: int, slots: int) -> int:
@@ -140,12 +159,19 @@ def chunk_size_for(todo: int, slots: int) -> int:
     return max(1, min(8, math.ceil(todo / (slots * 8)))) if todo else 1
 
 
-def run_batch(tasks: list[Task], out, backend=None, *, chunk: int | None = None,
-              settings_meta: dict | None = None, solver: Callable | None = None,
-              on_start: Callable[[int, int], None] | None = None,
-              on_chunk: Callable[[list[dict]], None] | None = None,
-              repair: bool = False,
-              on_damaged: Callable[[Path], None] | None = None) -> BatchReport:
+def run_batch(
+    tasks: list[Task],
+    out,
+    backend=None,
+    *,
+    chunk: int | None = None,
+    settings_meta: dict | None = None,
+    solver: Callable | None = None,
+    on_start: Callable[[int, int], None] | None = None,
+    on_chunk: Callable[[list[dict]], None] | None = None,
+    repair: bool = False,
+    on_damaged: Callable[[Path], None] | None = None,
+) -> BatchReport:
     """Solve every task not yet in the store at ``out``; write part files as chunks finish.
 
     Parameters
@@ -173,8 +199,7 @@ def run_batch(tasks: list[Task], out, backend=None, *, chunk: int | None = None,
     store.check_out()
     wanted = sorted(set(tasks))
     todo = wanted if repair else _not_done(store, wanted)
-    report = BatchReport(planned=len(wanted), skipped=len(wanted) - len(todo),
-                         out=str(store.path))
+    report = BatchReport(planned=len(wanted), skipped=len(wanted) - len(todo), out=str(store.path))
     if not todo and not store.parts():
         # finished already: nothing is written (the directory may be read-only)
         if on_start:
@@ -205,21 +230,30 @@ def run_batch(tasks: list[Task], out, backend=None, *, chunk: int | None = None,
 
 def new_run(settings_meta: dict | None, backend_name: str) -> dict:
     """The metadata of a run that starts now, stored with every file it writes."""
-    return {"run_id": time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + "-"
-            + uuid.uuid4().hex[:8], "started": utc_now(),
-            "settings": dict(settings_meta or {}), "versions": versions(),
-            "backend": backend_name}
+    return {
+        "run_id": time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + "-" + uuid.uuid4().hex[:8],
+        "started": utc_now(),
+        "settings": dict(settings_meta or {}),
+        "versions": versions(),
+        "backend": backend_name,
+    }
 
 
-def _solve_chunks(store: ResultStore, todo: list[Task], backend, report: BatchReport,
-                  chunk: int | None, solver: Callable | None,
-                  on_chunk: Callable[[list[dict]], None] | None) -> None:
+def _solve_chunks(
+    store: ResultStore,
+    todo: list[Task],
+    backend,
+    report: BatchReport,
+    chunk: int | None,
+    solver: Callable | None,
+    on_chunk: Callable[[list[dict]], None] | None,
+) -> None:
     """Solve ``todo`` on ``backend``; write and count each chunk as it finishes."""
     run = report.run
     with backend:
         size = chunk or chunk_size_for(len(todo), backend.slots)
         run["settings"]["chunk"] = size
-        chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
+        chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
         extra = {"solver": solver} if solver is not None else {}
         for seq, rows in enumerate(backend.map(solve_chunk, chunks, **extra)):
             store.write_part(rows, run, seq)
@@ -230,6 +264,7 @@ def _solve_chunks(store: ResultStore, todo: list[Task], backend, report: BatchRe
 
 # -- what the runs planned -----------------------------------------------------
 
+
 def _not_done(store: ResultStore, tasks: list[Task]) -> list[Task]:
     """The tasks whose key is not in the store yet."""
     if not store.exists():
@@ -239,8 +274,16 @@ def _not_done(store: ResultStore, tasks: list[Task]) -> list[Task]:
 
 def _keys(frame) -> set:
     """The key of every row (``store.KEY``, as ``Task.key`` gives it)."""
-    return set(zip(frame["source"], frame["code"], frame["node_limit"].astype(int),
-                   frame["player"], frame["samples"].astype(int), frame["seed"].astype(int)))
+    return set(
+        zip(
+            frame["source"],
+            frame["code"],
+            frame["node_limit"].astype(int),
+            frame["player"],
+            frame["samples"].astype(int),
+            frame["seed"].astype(int),
+        )
+    )
 
 
 def planned_keys(runs: list[dict]) -> set | None:
@@ -260,8 +303,9 @@ def planned_keys(runs: list[dict]) -> set | None:
 
                 samples, seed = int(meta["samples"]), int(meta["seed"])
                 given = meta["node_limit"]
-                limits = {s: int(given) if given is not None else HONEST_NODES[s]
-                          for s in (1, 2, 4)}
+                limits = {
+                    s: int(given) if given is not None else HONEST_NODES[s] for s in (1, 2, 4)
+                }
             elif player == "solver":
                 samples = seed = 0
                 limits = dict.fromkeys((1, 2, 4), int(meta["node_limit"]))
@@ -271,10 +315,14 @@ def planned_keys(runs: list[dict]) -> set | None:
             if deal_count(ranges) > MAX_TASKS:  # more than a run plans: not a batch's
                 return None
             deals = deal_numbers(ranges)
-            chosen = [Setting(source, int(text.split()[0]), text.split()[1])
-                      for text in meta["settings"]]
-            tasks = [Task(player, samples, seed, s.source, s.suits, s.rules, limits[s.suits], d)
-                     for s in chosen for d in deals]
+            chosen = [
+                Setting(source, int(text.split()[0]), text.split()[1]) for text in meta["settings"]
+            ]
+            tasks = [
+                Task(player, samples, seed, s.source, s.suits, s.rules, limits[s.suits], d)
+                for s in chosen
+                for d in deals
+            ]
             keys.update(t.key for t in tasks)
         except (KeyError, ValueError, TypeError, IndexError, AttributeError):
             return None

@@ -16,8 +16,17 @@ import pandas as pd
 
 from ..state import Action, GameCode, PysolDeal
 
-HINT_COLUMNS = ["code", "suits", "rules", "node_limit", "verdict", "proven", "first_action",
-                "first_action_words", "moves"]
+HINT_COLUMNS = [
+    "code",
+    "suits",
+    "rules",
+    "node_limit",
+    "verdict",
+    "proven",
+    "first_action",
+    "first_action_words",
+    "moves",
+]
 
 
 def hint_row(row, suggest_nodes: int = 0) -> dict:
@@ -38,9 +47,17 @@ def hint_row(row, suggest_nodes: int = 0) -> dict:
             suggestion = hint(position, nodes=suggest_nodes)
             if suggestion.action is not None:
                 action_text, words = suggestion.action.text(), suggestion.words
-    return {"code": row["code"], "suits": int(row["suits"]), "rules": row["rules"],
-            "node_limit": int(row["node_limit"]), "verdict": row["verdict"], "proven": proven,
-            "first_action": action_text, "first_action_words": words, "moves": moves}
+    return {
+        "code": row["code"],
+        "suits": int(row["suits"]),
+        "rules": row["rules"],
+        "node_limit": int(row["node_limit"]),
+        "verdict": row["verdict"],
+        "proven": proven,
+        "first_action": action_text,
+        "first_action_words": words,
+        "moves": moves,
+    }
 
 
 def hints_frame(frame: pd.DataFrame, suggest_nodes: int = 0) -> pd.DataFrame:

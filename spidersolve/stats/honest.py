@@ -47,18 +47,27 @@ def honest_summary(frame: pd.DataFrame) -> list[dict]:
         low, high = wilson_interval(won, games)
         seconds = rows["seconds"].astype("float64")
         verdicts = [known.get(code) for code in rows["code"]]
-        lost_honestly = [code for code, v, r in zip(rows["code"], verdicts, rows["verdict"])
-                         if v == "won" and r != "won"]
-        record.update({
-            "games": games, "won": won, "win_rate": won / games,
-            "win_ci_low": low, "win_ci_high": high,
-            "seconds_mean": float(seconds.mean()), "seconds_p95": float(seconds.quantile(0.95)),
-            "known": sum(v is not None for v in verdicts),
-            "known_won": sum(v == "won" for v in verdicts),
-            "known_lost": sum(v == "lost" for v in verdicts),
-            "known_unknown": sum(v == "unknown" for v in verdicts),
-            "won_known_lost_honestly": lost_honestly,
-        })
+        lost_honestly = [
+            code
+            for code, v, r in zip(rows["code"], verdicts, rows["verdict"])
+            if v == "won" and r != "won"
+        ]
+        record.update(
+            {
+                "games": games,
+                "won": won,
+                "win_rate": won / games,
+                "win_ci_low": low,
+                "win_ci_high": high,
+                "seconds_mean": float(seconds.mean()),
+                "seconds_p95": float(seconds.quantile(0.95)),
+                "known": sum(v is not None for v in verdicts),
+                "known_won": sum(v == "won" for v in verdicts),
+                "known_lost": sum(v == "lost" for v in verdicts),
+                "known_unknown": sum(v == "unknown" for v in verdicts),
+                "won_known_lost_honestly": lost_honestly,
+            }
+        )
         records.append(record)
     return records
 
@@ -66,17 +75,45 @@ def honest_summary(frame: pd.DataFrame) -> list[dict]:
 def honest_render(frame: pd.DataFrame) -> str:
     """The honest table as text, then the deals won with full knowledge but lost honestly."""
     records = honest_summary(frame)
-    header = ["source", "suits", "rules", "nodes/sample", "samples", "seed", "games", "won",
-              "honest win", "95% interval", "s mean", "s p95", "full knowledge won/of"]
-    rows = [[str(r["source"]), str(r["suits"]), str(r["rules"]), f"{r['node_limit']:,}",
-             str(r["samples"]), str(r["seed"]), str(r["games"]), str(r["won"]),
-             pct(r["win_rate"]), f"{pct(r['win_ci_low'])} - {pct(r['win_ci_high'])}",
-             secs(r["seconds_mean"]), secs(r["seconds_p95"]),
-             f"{r['known_won']}/{r['known']}" if r["known"] else "-"] for r in records]
+    header = [
+        "source",
+        "suits",
+        "rules",
+        "nodes/sample",
+        "samples",
+        "seed",
+        "games",
+        "won",
+        "honest win",
+        "95% interval",
+        "s mean",
+        "s p95",
+        "full knowledge won/of",
+    ]
+    rows = [
+        [
+            str(r["source"]),
+            str(r["suits"]),
+            str(r["rules"]),
+            f"{r['node_limit']:,}",
+            str(r["samples"]),
+            str(r["seed"]),
+            str(r["games"]),
+            str(r["won"]),
+            pct(r["win_rate"]),
+            f"{pct(r['win_ci_low'])} - {pct(r['win_ci_high'])}",
+            secs(r["seconds_mean"]),
+            secs(r["seconds_p95"]),
+            f"{r['known_won']}/{r['known']}" if r["known"] else "-",
+        ]
+        for r in records
+    ]
     text = "Honest player (sees only what a player sees):\n" + align(header, rows, 3)
     for r in records:
         if r["won_known_lost_honestly"]:
             plural = "s" if r["suits"] > 1 else ""
-            text += (f"\nwon with full knowledge, lost honestly ({r['suits']} suit{plural}, "
-                     f"{r['rules']}): " + " ".join(r["won_known_lost_honestly"]))
+            text += (
+                f"\nwon with full knowledge, lost honestly ({r['suits']} suit{plural}, "
+                f"{r['rules']}): " + " ".join(r["won_known_lost_honestly"])
+            )
     return text

@@ -12,8 +12,8 @@ form a run's metadata keeps them in.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from ..errors import SpiderError
 from ..state.codes import MAX_DEAL, GameCode, PysolDeal
@@ -42,8 +42,9 @@ def deal_ranges(text: str) -> list[tuple[int, int]]:
     ranges = []
     for token in tokens:
         parts = token.split(":")
-        if len(parts) not in (1, 2) or not all(p.strip().isascii() and p.strip().isdigit()
-                                               for p in parts):
+        if len(parts) not in (1, 2) or not all(
+            p.strip().isascii() and p.strip().isdigit() for p in parts
+        ):
             raise SpiderError(f"'{token}' is not a deal number or a range A:B")
         bounds = [int(part) for part in parts]
         if len(bounds) == 1:
@@ -51,8 +52,9 @@ def deal_ranges(text: str) -> list[tuple[int, int]]:
             continue
         start, stop = bounds
         if stop <= start:
-            raise SpiderError(f"'{token}' is an empty range (A:B means deals A up to B-1, "
-                              "so B must be above A)")
+            raise SpiderError(
+                f"'{token}' is an empty range (A:B means deals A up to B-1, so B must be above A)"
+            )
         ranges.append((start, stop))
     return ranges
 
@@ -122,9 +124,16 @@ class Task:
         return GameCode(self.suits, self.rules, self.deal).position()
 
 
-def plan(source: str, suits: Iterable[int], rules: Iterable[str], deals: Iterable[int],
-         nodes: int | None, player: str = "solver", samples: int = 0,
-         seed: int = 0) -> list[Task]:
+def plan(
+    source: str,
+    suits: Iterable[int],
+    rules: Iterable[str],
+    deals: Iterable[int],
+    nodes: int | None,
+    player: str = "solver",
+    samples: int = 0,
+    seed: int = 0,
+) -> list[Task]:
     """Every task of a run, sorted, after checking the deal numbers and the limit.
 
     ``player`` ``honest`` plays each deal with the honest player (SPEC 11):
@@ -150,21 +159,30 @@ def plan(source: str, suits: Iterable[int], rules: Iterable[str], deals: Iterabl
             what = "PySolFC game numbers" if source == "pysol" else "deal numbers"
             raise SpiderError(f"--deals: {what} run from {low} to {high}, not {deal}")
     if deals[-1] > MAX_STORED_DEAL:
-        raise SpiderError(f"--deals: PySolFC game {deals[-1]} is beyond what the results' "
-                          f"deal column holds (a 64-bit integer, at most {MAX_STORED_DEAL}); "
-                          f"solve such games one by one with 'spidersolve solve "
-                          f"pysol:{min(suits)}:{deals[-1]}'")
+        raise SpiderError(
+            f"--deals: PySolFC game {deals[-1]} is beyond what the results' "
+            f"deal column holds (a 64-bit integer, at most {MAX_STORED_DEAL}); "
+            f"solve such games one by one with 'spidersolve solve "
+            f"pysol:{min(suits)}:{deals[-1]}'"
+        )
     chosen = settings(source, suits, rules)
     if len(deals) * len(chosen) > MAX_TASKS:
-        raise SpiderError(f"--deals: {len(deals):,} deals x {len(chosen)} settings is "
-                          f"{len(deals) * len(chosen):,} tasks, more than one run plans (at "
-                          f"most {MAX_TASKS:,}); split the range into several runs into the "
-                          "same --out")
+        raise SpiderError(
+            f"--deals: {len(deals):,} deals x {len(chosen)} settings is "
+            f"{len(deals) * len(chosen):,} tasks, more than one run plans (at "
+            f"most {MAX_TASKS:,}); split the range into several runs into the "
+            "same --out"
+        )
     if player == "honest":
         from ..search.honest import HONEST_NODES
 
-        return sorted(Task(player, samples, seed, s.source, s.suits, s.rules,
-                           nodes or HONEST_NODES[s.suits], d)
-                      for s in chosen for d in deals)
-    return sorted(Task(player, 0, 0, s.source, s.suits, s.rules, nodes, d)
-                  for s in chosen for d in deals)
+        return sorted(
+            Task(
+                player, samples, seed, s.source, s.suits, s.rules, nodes or HONEST_NODES[s.suits], d
+            )
+            for s in chosen
+            for d in deals
+        )
+    return sorted(
+        Task(player, 0, 0, s.source, s.suits, s.rules, nodes, d) for s in chosen for d in deals
+    )

@@ -99,11 +99,23 @@ def winrate_figure(frame: pd.DataFrame, by=PLOT_BY) -> Figure:
         colour = f"C{i % 10}"
         x = points["budget"].to_numpy()
         right = max(right, int(x.max()))
-        ax.fill_between(x, points["win_low_ci_low"], points["win_low_ci_high"], step="post",
-                        color=colour, alpha=0.15, linewidth=0)
+        ax.fill_between(
+            x,
+            points["win_low_ci_low"],
+            points["win_low_ci_high"],
+            step="post",
+            color=colour,
+            alpha=0.15,
+            linewidth=0,
+        )
         ax.step(x, points["win_low"], where="post", color=colour, label=f"{label} (N={len(rows)})")
-        ax.step(x, points["win_high"], where="post", color=colour,
-                linestyle=(dash * i, (dash, period - dash)))
+        ax.step(
+            x,
+            points["win_high"],
+            where="post",
+            color=colour,
+            linestyle=(dash * i, (dash, period - dash)),
+        )
     ax.set_xscale("log")
     if groups:
         ax.set_xlim(start, right)  # where the data start and end
@@ -112,8 +124,13 @@ def winrate_figure(frame: pd.DataFrame, by=PLOT_BY) -> Figure:
     ax.set_ylabel("win rate")
     ax.yaxis.set_major_formatter(lambda y, _pos: f"{100 * y:.0f}%")
     ax.grid(True, which="major", alpha=0.3)
-    ax.set_title(_title(frame, "Win rate within a node budget: solid won/N with Wilson 95% "
-                               "band, dashed 1 - lost/N"), fontsize="medium")
+    ax.set_title(
+        _title(
+            frame,
+            "Win rate within a node budget: solid won/N with Wilson 95% band, dashed 1 - lost/N",
+        ),
+        fontsize="medium",
+    )
     if ax.get_lines():
         handles, labels = ax.get_legend_handles_labels()
         handles.append(Line2D([], [], color="0.4", linestyle="--"))
@@ -137,8 +154,14 @@ def nodes_figure(frame: pd.DataFrame, by=PLOT_BY) -> Figure:
     for i, (label, rows) in enumerate(_labelled_groups(frame, by)):
         values = rows.loc[rows["verdict"] == "won", "nodes"].astype("float64").to_numpy()
         if len(values):
-            ax.hist(values, bins=bins, histtype="step", color=f"C{i % 10}", linewidth=1.5,
-                    label=f"{label}: {len(values)} won of {len(rows)}")
+            ax.hist(
+                values,
+                bins=bins,
+                histtype="step",
+                color=f"C{i % 10}",
+                linewidth=1.5,
+                label=f"{label}: {len(values)} won of {len(rows)}",
+            )
     ax.set_xscale("log")
     ax.set_xlabel("nodes to win (positions expanded, log scale)")
     ax.set_ylabel("won deals")
@@ -154,16 +177,27 @@ def lines_figure(frame: pd.DataFrame, by=PLOT_BY) -> Figure:
     fig = _new_figure(figsize=(11, 4.5), layout="constrained")
     axes = fig.subplots(1, 2)
     won = frame[frame["verdict"] == "won"]
-    for ax, column, xlabel in ((axes[0], "moves", "line length (moves, deals included)"),
-                               (axes[1], "score", "final score")):
+    for ax, column, xlabel in (
+        (axes[0], "moves", "line length (moves, deals included)"),
+        (axes[1], "score", "final score"),
+    ):
         values_all = won[column].astype("float64").to_numpy()
-        bins = (np.histogram_bin_edges(values_all, bins=min(30, max(1, len(values_all))))
-                if len(values_all) else None)
+        bins = (
+            np.histogram_bin_edges(values_all, bins=min(30, max(1, len(values_all))))
+            if len(values_all)
+            else None
+        )
         for i, (label, rows) in enumerate(_labelled_groups(frame, by)):
             values = rows.loc[rows["verdict"] == "won", column].astype("float64").to_numpy()
             if len(values):
-                ax.hist(values, bins=bins, histtype="step", color=f"C{i % 10}", linewidth=1.5,
-                        label=f"{label} ({len(values)} won)")
+                ax.hist(
+                    values,
+                    bins=bins,
+                    histtype="step",
+                    color=f"C{i % 10}",
+                    linewidth=1.5,
+                    label=f"{label} ({len(values)} won)",
+                )
         ax.set_xlabel(xlabel)
         ax.set_ylabel("won deals")
         if ax.patches:
@@ -191,8 +225,9 @@ def plot_format(path) -> str:
     if not suffix:
         return "png"
     if suffix not in FORMATS:
-        raise SpiderError(f"--plot: '{path}': the extension must be .png, .svg or .pdf, "
-                          f"not .{suffix}")
+        raise SpiderError(
+            f"--plot: '{path}': the extension must be .png, .svg or .pdf, not .{suffix}"
+        )
     return suffix
 
 
@@ -206,8 +241,10 @@ def save_plots(frame: pd.DataFrame, path, by=PLOT_BY) -> list[Path]:
     fmt = plot_format(path)
     group_keys(by)  # checks the names before drawing anything
     out = []
-    for fig, target in ((winrate_figure(frame, by), path), (nodes_figure(frame, by),
-                                                           nodes_path(path))):
-        write_atomic(target, lambda handle: fig.savefig(handle, dpi=110, format=fmt))
+    for fig, target in (
+        (winrate_figure(frame, by), path),
+        (nodes_figure(frame, by), nodes_path(path)),
+    ):
+        write_atomic(target, lambda handle, fig=fig: fig.savefig(handle, dpi=110, format=fmt))
         out.append(target)
     return out

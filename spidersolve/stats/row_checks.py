@@ -33,8 +33,22 @@ def _expected_code(source: str, suits: int, rules: str, deal: int) -> str | None
         return None
 
 
-REQUIRED = ["source", "code", "suits", "rules", "deal", "node_limit", "verdict", "nodes",
-            "seconds", "version", "time", "player", "samples", "seed"]
+REQUIRED = [
+    "source",
+    "code",
+    "suits",
+    "rules",
+    "deal",
+    "node_limit",
+    "verdict",
+    "nodes",
+    "seconds",
+    "version",
+    "time",
+    "player",
+    "samples",
+    "seed",
+]
 OPTIONAL = ["moves", "score", "first_action", "line"]
 HONEST_VERDICTS = ("won", "lost")  # an honest row's verdict is the game's result
 MAX_SAMPLES = 10_000
@@ -47,8 +61,10 @@ _BASE32 = np.array(list("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"), dtype=object)
 def _codes(frame: pd.DataFrame) -> pd.Series:
     """The code each row's source, suits, rules and deal name (vectorized GameCode.text)."""
     deal = frame["deal"].astype("int64").to_numpy() & ((1 << 35) - 1)
-    digits = ["".join(chars) for chars in zip(*(_BASE32[(deal >> (5 * k)) & 31]
-                                                  for k in range(6, -1, -1)))]
+    digits = [
+        "".join(chars)
+        for chars in zip(*(_BASE32[(deal >> (5 * k)) & 31] for k in range(6, -1, -1)))
+    ]
     suits = frame["suits"].astype("int64").astype(str)
     rules = frame["rules"].map({"classic": "C", "relaxed": "R"}).fillna("?")
     rules = rules.where(frame["suits"] != 1, "C")
@@ -90,8 +106,9 @@ def row_problem(frame: pd.DataFrame) -> str | None:
         wrong |= solver & (full["nodes"] > full["node_limit"])
         wrong |= solver & ((full["samples"] != 0) | (full["seed"] != 0))
         wrong |= honest & ~full["verdict"].isin(HONEST_VERDICTS)
-        wrong |= honest & ((full["samples"] < 1) | (full["samples"] > MAX_SAMPLES)
-                           | (full["seed"] < 0))
+        wrong |= honest & (
+            (full["samples"] < 1) | (full["samples"] > MAX_SAMPLES) | (full["seed"] < 0)
+        )
         optional = full[OPTIONAL].notna()
         played = full[["moves", "score", "line"]].notna().all(axis=1)
         wrong |= solver & ~won & optional.any(axis=1)
@@ -100,15 +117,16 @@ def row_problem(frame: pd.DataFrame) -> str | None:
         checked = (solver & won & optional.all(axis=1)) | (honest & played)
         wrong |= checked & (moves != n_actions).fillna(True)
         first_action = full["first_action"]
-        first_ok = ((line != "") & (first_action == first)) | ((line == "")
-                                                              & first_action.isna())
+        first_ok = ((line != "") & (first_action == first)) | ((line == "") & first_action.isna())
         wrong |= checked & ~first_ok
         exact = moves < NO_CLAMP_MOVES
-        wrong |= checked & won & ((exact & (score != lowest))
-                                  | (~exact & (score < lowest.clip(0))))
+        wrong |= checked & won & ((exact & (score != lowest)) | (~exact & (score < lowest.clip(0))))
         gain = score - (500 - moves)
-        wrong |= checked & ~won & ((exact & ~(gain.isin(_LOST_GAINS)).fillna(False))
-                                   | (~exact & (score < 0)))
+        wrong |= (
+            checked
+            & ~won
+            & ((exact & ~(gain.isin(_LOST_GAINS)).fillna(False)) | (~exact & (score < 0)))
+        )
         bad = bad | wrong.reindex(frame.index, fill_value=False).astype(bool)
     if not bad.any():
         return None
@@ -138,15 +156,22 @@ def _row_problem(row: dict) -> str | None:
     if row["code"] != _expected_code(source, suits, rules, row["deal"]):
         return f"the code is not the one of {source} deal {row['deal']} ({suits} suits, {rules})"
     honest = player == "honest"
-    if row["node_limit"] < 1 or row["nodes"] < 0 or (not honest
-                                                     and row["nodes"] > row["node_limit"]):
+    if (
+        row["node_limit"] < 1
+        or row["nodes"] < 0
+        or (not honest and row["nodes"] > row["node_limit"])
+    ):
         return f"nodes {row['nodes']} is not within the limit {row['node_limit']}"
     if not honest and (row["samples"] != 0 or row["seed"] != 0):
-        return (f"a solver row has samples {row['samples']} and seed {row['seed']} (0 and 0 "
-                "for the solver)")
+        return (
+            f"a solver row has samples {row['samples']} and seed {row['seed']} (0 and 0 "
+            "for the solver)"
+        )
     if honest and not (1 <= row["samples"] <= MAX_SAMPLES and row["seed"] >= 0):
-        return (f"an honest row has samples {row['samples']} and seed {row['seed']} (samples "
-                f"1 .. {MAX_SAMPLES}, seed at least 0)")
+        return (
+            f"an honest row has samples {row['samples']} and seed {row['seed']} (samples "
+            f"1 .. {MAX_SAMPLES}, seed at least 0)"
+        )
     line, moves, score = row["line"], row["moves"], row["score"]
     if honest:
         if verdict not in HONEST_VERDICTS:
@@ -173,4 +198,3 @@ def _row_problem(row: dict) -> str | None:
     elif (exact and score - (500 - moves) not in _LOST_GAINS) or (not exact and score < 0):
         return f"score {score} does not match a lost game of {moves} actions"
     return None
-

@@ -31,41 +31,83 @@ SOURCES = ("code", "pysol")
 
 _TEXT = pa.dictionary(pa.int32(), pa.string())  # repeated text: dictionary-encoded
 _FIELDS = [
-    ("source", _TEXT, "where the deal comes from: code (SP1 game codes) or pysol (PySolFC "
-                      "game numbers)"),
+    (
+        "source",
+        _TEXT,
+        "where the deal comes from: code (SP1 game codes) or pysol (PySolFC game numbers)",
+    ),
     ("code", pa.string(), "the deal: its canonical SP1 game code, or pysol:SUITS:NUMBER"),
     ("suits", pa.int64(), "number of suits: 1, 2 or 4"),
     ("rules", _TEXT, "rule variant: classic or relaxed (1 suit is always classic)"),
     ("deal", pa.int64(), "deal number (SP1, 0 .. 2^35 - 1) or PySolFC game number"),
-    ("node_limit", pa.int64(), "node limit of the search (positions expanded); honest player: "
-                               "the limit of each sample search"),
-    ("verdict", _TEXT, "won (a winning line found and replayed), lost (the search was "
-                       "exhaustive) or unknown (the node limit was reached first); honest "
-                       "player: the game's result, won or lost"),
-    ("nodes", pa.int64(), "nodes the search used (positions expanded); honest player: the "
-                          "nodes of all its searches in the game"),
-    ("seconds", pa.float64(), "wall-clock time of the whole solve (honest player: the whole "
-                              "game), in seconds"),
-    ("moves", pa.int64(), "length of the winning line in actions, deals included (won only; "
-                          "null otherwise); honest player: the length of the line played"),
-    ("score", pa.int64(), "final score of the winning line (won only; null otherwise); "
-                          "honest player: the game's final score"),
-    ("first_action", pa.string(), "first action of the winning line, in notation like 7>3x2 "
-                                  "(won only; null otherwise); honest player: of the line "
-                                  "played (null if it is empty)"),
-    ("line", pa.string(), "the winning line: actions separated by single spaces (won only; "
-                          "null otherwise); honest player: the line played, won or lost"),
+    (
+        "node_limit",
+        pa.int64(),
+        "node limit of the search (positions expanded); honest player: "
+        "the limit of each sample search",
+    ),
+    (
+        "verdict",
+        _TEXT,
+        "won (a winning line found and replayed), lost (the search was "
+        "exhaustive) or unknown (the node limit was reached first); honest "
+        "player: the game's result, won or lost",
+    ),
+    (
+        "nodes",
+        pa.int64(),
+        "nodes the search used (positions expanded); honest player: the "
+        "nodes of all its searches in the game",
+    ),
+    (
+        "seconds",
+        pa.float64(),
+        "wall-clock time of the whole solve (honest player: the whole game), in seconds",
+    ),
+    (
+        "moves",
+        pa.int64(),
+        "length of the winning line in actions, deals included (won only; "
+        "null otherwise); honest player: the length of the line played",
+    ),
+    (
+        "score",
+        pa.int64(),
+        "final score of the winning line (won only; null otherwise); "
+        "honest player: the game's final score",
+    ),
+    (
+        "first_action",
+        pa.string(),
+        "first action of the winning line, in notation like 7>3x2 "
+        "(won only; null otherwise); honest player: of the line "
+        "played (null if it is empty)",
+    ),
+    (
+        "line",
+        pa.string(),
+        "the winning line: actions separated by single spaces (won only; "
+        "null otherwise); honest player: the line played, won or lost",
+    ),
     ("version", _TEXT, "spidersolve version that solved the deal"),
     ("time", pa.timestamp("s", tz="UTC"), "when the deal was finished (UTC, to the second)"),
-    ("player", _TEXT, "who played: solver (the full-knowledge search) or honest (the player "
-                      "who sees only what a player sees, SPEC section 11); solver in files "
-                      "written before this column"),
-    ("samples", pa.int64(), "honest player: samples of the hidden cards per decision (0 for "
-                            "the solver)"),
+    (
+        "player",
+        _TEXT,
+        "who played: solver (the full-knowledge search) or honest (the player "
+        "who sees only what a player sees, SPEC section 11); solver in files "
+        "written before this column",
+    ),
+    (
+        "samples",
+        pa.int64(),
+        "honest player: samples of the hidden cards per decision (0 for the solver)",
+    ),
     ("seed", pa.int64(), "honest player: the seed of the samples (0 for the solver)"),
 ]
-SCHEMA = pa.schema([pa.field(name, kind, metadata={"description": text})
-                    for name, kind, text in _FIELDS])
+SCHEMA = pa.schema(
+    [pa.field(name, kind, metadata={"description": text}) for name, kind, text in _FIELDS]
+)
 COLUMNS = SCHEMA.names
 # Columns that change from run to run without the result changing.
 VOLATILE = ["seconds", "time"]
@@ -114,8 +156,7 @@ def rows_table(rows: list[dict], meta: dict) -> pa.Table:
     if not rows:
         return with_meta(frame_table(empty_frame()), meta)
     # a row without the columns added later is the solver's, as in the files before them
-    rows = [dict({name: value for name, (value, _kind) in ADDED.items()}, **row)
-            for row in rows]
+    rows = [dict({name: value for name, (value, _kind) in ADDED.items()}, **row) for row in rows]
     frame = pd.DataFrame.from_records(rows, columns=COLUMNS)
     return with_meta(frame_table(frame), meta)
 
@@ -140,14 +181,27 @@ def table_frame(table: pa.Table) -> pd.DataFrame:
     table = table.select(COLUMNS)
     stamps = pc.strftime(table.column("time"), format=TIME_FORMAT)
     table = table.set_column(COLUMNS.index("time"), "time", stamps)
-    table = table.cast(pa.schema([pa.field(f.name, f.type.value_type
-                                           if pa.types.is_dictionary(f.type) else f.type)
-                                  for f in table.schema]))
+    table = table.cast(
+        pa.schema(
+            [
+                pa.field(f.name, f.type.value_type if pa.types.is_dictionary(f.type) else f.type)
+                for f in table.schema
+            ]
+        )
+    )
     # Nullable integers stay integers (moves and score are missing unless won).
     mapping = {pa.int64(): pd.Int64Dtype(), pa.string(): pd.StringDtype()}
     frame = table.to_pandas(types_mapper=mapping.get, ignore_metadata=True)
-    for column in ("source", "code", "rules", "verdict", "first_action", "line", "version",
-                   "time", "player"):
+    for column in (
+        "source",
+        "code",
+        "rules",
+        "verdict",
+        "first_action",
+        "line",
+        "version",
+        "time",
+        "player",
+    ):
         frame[column] = frame[column].astype(object).where(frame[column].notna(), None)
     return frame
-

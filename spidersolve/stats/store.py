@@ -54,16 +54,51 @@ from ..errors import SpiderError
 from ..files import temp_prefix
 from ..files import write_atomic as write_file_atomic
 from .row_checks import row_problem
-from .schema import (ADDED, COLUMNS, KEY, META_KEY, ORDER, PLAYERS, SCHEMA, VOLATILE,
-                     content_hash, empty_frame, frame_table, rows_table, table_frame, tidy,
-                     with_meta)
+from .schema import (
+    ADDED,
+    COLUMNS,
+    KEY,
+    META_KEY,
+    ORDER,
+    PLAYERS,
+    SCHEMA,
+    VOLATILE,
+    content_hash,
+    empty_frame,
+    frame_table,
+    rows_table,
+    table_frame,
+    tidy,
+    with_meta,
+)
 
 # The schema's names are the store's too (``from spidersolve.stats.store import KEY``).
-__all__ = ["ADDED", "COLUMNS", "KEY", "LOCK_NAME", "META_KEY", "ORDER", "PLAYERS",
-           "RESULTS_NAME", "SCHEMA", "VOLATILE", "ResultStore", "ResultsError",
-           "content_hash", "empty_frame", "frame_table", "load_results",
-           "load_results_and_runs", "load_runs", "read_file", "rows_table", "table_frame",
-           "tidy", "with_meta", "write_atomic"]
+__all__ = [
+    "ADDED",
+    "COLUMNS",
+    "KEY",
+    "LOCK_NAME",
+    "META_KEY",
+    "ORDER",
+    "PLAYERS",
+    "RESULTS_NAME",
+    "SCHEMA",
+    "VOLATILE",
+    "ResultStore",
+    "ResultsError",
+    "content_hash",
+    "empty_frame",
+    "frame_table",
+    "load_results",
+    "load_results_and_runs",
+    "load_runs",
+    "read_file",
+    "rows_table",
+    "table_frame",
+    "tidy",
+    "with_meta",
+    "write_atomic",
+]
 
 RESULTS_NAME = "results.parquet"
 LOCK_NAME = ".spidersolve.lock"
@@ -79,9 +114,7 @@ class _Vanished(Exception):
 
 def write_atomic(table: pa.Table, path: Path) -> None:
     """Write a Parquet file so that ``path`` is either absent (or as before) or whole."""
-    write_file_atomic(path, lambda handle: pq.write_table(table, handle,
-                                                          write_page_checksum=True))
-
+    write_file_atomic(path, lambda handle: pq.write_table(table, handle, write_page_checksum=True))
 
 
 def _one_line(err: BaseException) -> str:
@@ -107,14 +140,14 @@ def read_file(path: Path) -> tuple[pd.DataFrame, dict]:
                 table = table.append_column(name, pa.array([value] * table.num_rows, kind))
         missing = [c for c in COLUMNS if c not in table.schema.names]
         if missing:
-            raise ResultsError(f" has no column {missing[0]}: it is not a spidersolve "
-                               "results file")
+            raise ResultsError(f" has no column {missing[0]}: it is not a spidersolve results file")
         frame, meta = _checked(table, [c for c in COLUMNS if c in had])
     except ResultsError as err:
         raise ResultsError(f"results file '{path}'{err}") from None
     except Exception as err:  # bytes that decode to nothing valid: text, JSON, types
-        raise ResultsError(f"results file '{path}' is damaged or not a spidersolve results "
-                           f"file: {_one_line(err)}") from None
+        raise ResultsError(
+            f"results file '{path}' is damaged or not a spidersolve results file: {_one_line(err)}"
+        ) from None
     return frame, meta
 
 
@@ -132,9 +165,11 @@ def _checked(table: pa.Table, hashed: list[str] = COLUMNS) -> tuple[pd.DataFrame
     table = table.select(COLUMNS).cast(SCHEMA)
     stored = meta.pop("sha256", None)
     if stored is not None and stored != content_hash(table, meta, hashed):
-        raise ResultsError(" is damaged: its rows or metadata do not match the checksum "
-                           "(sha256) written with them; the same batch command with --repair "
-                           "sets it aside and solves its deals again")
+        raise ResultsError(
+            " is damaged: its rows or metadata do not match the checksum "
+            "(sha256) written with them; the same batch command with --repair "
+            "sets it aside and solves its deals again"
+        )
     frame = table_frame(table)
     problem = row_problem(frame)
     if problem:
@@ -197,8 +232,13 @@ class ResultStore:
         if not frames:
             return paths, empty_frame(), []
         frame = tidy(pd.concat(frames, ignore_index=True)) if len(frames) > 1 else tidy(frames[0])
-        return paths, frame, sorted(runs.values(), key=lambda r: (str(r.get("started", "")),
-                                                                  str(r.get("run_id", ""))))
+        return (
+            paths,
+            frame,
+            sorted(
+                runs.values(), key=lambda r: (str(r.get("started", "")), str(r.get("run_id", "")))
+            ),
+        )
 
     # -- writing -------------------------------------------------------------
     def check_out(self) -> None:
@@ -237,9 +277,11 @@ class ResultStore:
         except OSError as err:
             os.close(fd)
             if err.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                raise ResultsError(f"another batch is writing to '{self.path}' (it holds "
-                                   f"{lock_path}): wait for it to finish, or choose another "
-                                   "--out") from None
+                raise ResultsError(
+                    f"another batch is writing to '{self.path}' (it holds "
+                    f"{lock_path}): wait for it to finish, or choose another "
+                    "--out"
+                ) from None
             raise
         self._lock_fd = fd
 

@@ -51,12 +51,10 @@ def wilson_interval(k: int, n: int, z: float = Z95) -> tuple[float, float]:
 
 def by_columns(by) -> list[str]:
     """The grouping columns of ``by`` (``"suits,rules"`` or a list), each checked once."""
-    names = [t.strip() for t in (by.split(",") if isinstance(by, str) else by)
-             if t.strip()]
+    names = [t.strip() for t in (by.split(",") if isinstance(by, str) else by) if t.strip()]
     for name in names:
         if name not in GROUP_COLUMNS:
-            raise SpiderError(f"'{name}' is not a column to group by "
-                              f"({', '.join(GROUP_COLUMNS)})")
+            raise SpiderError(f"'{name}' is not a column to group by ({', '.join(GROUP_COLUMNS)})")
     return list(dict.fromkeys(names))
 
 
@@ -69,8 +67,10 @@ def group_keys(by) -> list[str]:
 def verdicts_within(frame: pd.DataFrame, budget: int) -> pd.Series:
     """Each row's verdict had the limit been ``budget`` (needs budget <= node_limit)."""
     if (frame["node_limit"] < budget).any():
-        raise SpiderError(f"budget {budget} is above the node limit of some rows: "
-                          "their verdicts at that budget are not known")
+        raise SpiderError(
+            f"budget {budget} is above the node limit of some rows: "
+            "their verdicts at that budget are not known"
+        )
     nodes = frame["nodes"].astype("int64")
     out = pd.Series("unknown", index=frame.index, dtype=object)
     out[(frame["verdict"] == "won") & (nodes <= budget)] = "won"
@@ -85,10 +85,18 @@ def counts(verdicts: pd.Series) -> dict:
     lost = int((verdicts == "lost").sum())
     low, high = wilson_interval(won, n)
     lost_low, lost_high = wilson_interval(lost, n)
-    return {"deals": n, "won": won, "lost": lost, "unknown": n - won - lost,
-            "win_low": won / n if n else math.nan, "win_low_ci_low": low,
-            "win_low_ci_high": high, "win_high": 1 - lost / n if n else math.nan,
-            "win_high_ci_low": 1 - lost_high, "win_high_ci_high": 1 - lost_low}
+    return {
+        "deals": n,
+        "won": won,
+        "lost": lost,
+        "unknown": n - won - lost,
+        "win_low": won / n if n else math.nan,
+        "win_low_ci_low": low,
+        "win_low_ci_high": high,
+        "win_high": 1 - lost / n if n else math.nan,
+        "win_high_ci_low": 1 - lost_high,
+        "win_high_ci_high": 1 - lost_low,
+    }
 
 
 def grouped(frame: pd.DataFrame, by):
@@ -96,8 +104,10 @@ def grouped(frame: pd.DataFrame, by):
     keys = group_keys(by)
     if frame.empty:
         return keys, []
-    return keys, [(dict(zip(keys, key if isinstance(key, tuple) else (key,))), rows)
-                  for key, rows in frame.groupby(keys, sort=True)]
+    return keys, [
+        (dict(zip(keys, key if isinstance(key, tuple) else (key,))), rows)
+        for key, rows in frame.groupby(keys, sort=True)
+    ]
 
 
 def summary(frame: pd.DataFrame, by=DEFAULT_BY) -> pd.DataFrame:
@@ -113,15 +123,31 @@ def summary(frame: pd.DataFrame, by=DEFAULT_BY) -> pd.DataFrame:
         record.update(counts(rows["verdict"]))
         nodes = rows["nodes"].astype("float64")
         seconds = rows["seconds"].astype("float64")
-        record.update({"nodes_median": float(nodes.median()),
-                       "nodes_p95": float(nodes.quantile(0.95)),
-                       "seconds_median": float(seconds.median()),
-                       "seconds_p95": float(seconds.quantile(0.95))})
+        record.update(
+            {
+                "nodes_median": float(nodes.median()),
+                "nodes_p95": float(nodes.quantile(0.95)),
+                "seconds_median": float(seconds.median()),
+                "seconds_p95": float(seconds.quantile(0.95)),
+            }
+        )
         records.append(record)
-    columns = keys + ["deals", "won", "lost", "unknown", "win_low", "win_low_ci_low",
-                      "win_low_ci_high", "win_high", "win_high_ci_low", "win_high_ci_high",
-                      "nodes_median", "nodes_p95",
-                      "seconds_median", "seconds_p95"]
+    columns = keys + [
+        "deals",
+        "won",
+        "lost",
+        "unknown",
+        "win_low",
+        "win_low_ci_low",
+        "win_low_ci_high",
+        "win_high",
+        "win_high_ci_low",
+        "win_high_ci_high",
+        "nodes_median",
+        "nodes_p95",
+        "seconds_median",
+        "seconds_p95",
+    ]
     return pd.DataFrame.from_records(records, columns=columns)
 
 
@@ -138,8 +164,19 @@ def budget_table(frame: pd.DataFrame, budgets, by=DEFAULT_BY) -> pd.DataFrame:
             record["budget"] = int(budget)
             record.update(counts(verdicts_within(rows, budget)))
             records.append(record)
-    columns = keys + ["budget", "deals", "won", "lost", "unknown", "win_low", "win_low_ci_low",
-                      "win_low_ci_high", "win_high", "win_high_ci_low", "win_high_ci_high"]
+    columns = keys + [
+        "budget",
+        "deals",
+        "won",
+        "lost",
+        "unknown",
+        "win_low",
+        "win_low_ci_low",
+        "win_low_ci_high",
+        "win_high",
+        "win_high_ci_low",
+        "win_high_ci_high",
+    ]
     return pd.DataFrame.from_records(records, columns=columns)
 
 
@@ -154,22 +191,25 @@ def curve(rows: pd.DataFrame, budgets=()) -> pd.DataFrame:
     decided = rows[rows["verdict"].isin(["won", "lost"])]
     points = set(int(x) for x in decided["nodes"].astype("int64")) | {limit}
     points = sorted(p for p in points | {int(b) for b in budgets} if 1 <= p <= limit)
-    return pd.DataFrame.from_records([{"budget": b, **counts(verdicts_within(rows, b))}
-                                      for b in points])
+    return pd.DataFrame.from_records(
+        [{"budget": b, **counts(verdicts_within(rows, b))} for b in points]
+    )
 
 
 def hardest(frame: pd.DataFrame, n: int = 10) -> pd.DataFrame:
     """The n won deals that took the most nodes."""
     won = frame[frame["verdict"] == "won"]
-    return won.sort_values(["nodes", "code"], ascending=[False, True]).head(n).reset_index(
-        drop=True)
+    return (
+        won.sort_values(["nodes", "code"], ascending=[False, True]).head(n).reset_index(drop=True)
+    )
 
 
 def unresolved(frame: pd.DataFrame) -> pd.DataFrame:
     """Every deal lost or left unknown, most nodes first."""
     rows = frame[frame["verdict"] != "won"]
-    return rows.sort_values(["verdict", "nodes", "code"],
-                            ascending=[True, False, True]).reset_index(drop=True)
+    return rows.sort_values(
+        ["verdict", "nodes", "code"], ascending=[True, False, True]
+    ).reset_index(drop=True)
 
 
 def stats_json(frame: pd.DataFrame, by=DEFAULT_BY, budgets=()) -> list[dict]:
@@ -183,8 +223,10 @@ def stats_json(frame: pd.DataFrame, by=DEFAULT_BY, budgets=()) -> list[dict]:
         mask = np.ones(len(nested), dtype=bool)
         for k in keys:
             mask &= (nested[k] == record[k]).to_numpy()
-        record["budgets"] = [{k: plain(v) for k, v in r.items() if k not in keys}
-                             for r in nested[mask].to_dict(orient="records")]
+        record["budgets"] = [
+            {k: plain(v) for k, v in r.items() if k not in keys}
+            for r in nested[mask].to_dict(orient="records")
+        ]
         out.append(record)
     return out
 
@@ -203,6 +245,7 @@ def stats_flat(frame: pd.DataFrame, by=DEFAULT_BY, budgets=()) -> pd.DataFrame:
 
 # -- text -------------------------------------------------------------------
 
+
 def _label_cells(record: dict, keys: list[str]) -> list[str]:
     return [f"{record[k]:,}" if k == "node_limit" else str(record[k]) for k in keys]
 
@@ -211,30 +254,71 @@ def render(frame: pd.DataFrame, by=DEFAULT_BY, budgets=()) -> str:
     """The stats as readable text tables: one row per group, then one per budget."""
     keys = group_keys(by)
     table = summary(frame, by)
-    header = keys + ["deals", "won", "lost", "unknown", "win >=", "95% interval", "win <=",
-                     "95% interval", "nodes med", "nodes p95", "s med", "s p95"]
+    header = keys + [
+        "deals",
+        "won",
+        "lost",
+        "unknown",
+        "win >=",
+        "95% interval",
+        "win <=",
+        "95% interval",
+        "nodes med",
+        "nodes p95",
+        "s med",
+        "s p95",
+    ]
     rows = []
     for r in table.to_dict(orient="records"):
-        rows.append(_label_cells(r, keys) + [
-            str(r["deals"]), str(r["won"]), str(r["lost"]), str(r["unknown"]),
-            pct(r["win_low"]), f"{pct(r['win_low_ci_low'])} - {pct(r['win_low_ci_high'])}",
-            pct(r["win_high"]), interval(r, "win_high"), count_text(r["nodes_median"]),
-            count_text(r["nodes_p95"]),
-            secs(r["seconds_median"]), secs(r["seconds_p95"])])
+        rows.append(
+            _label_cells(r, keys)
+            + [
+                str(r["deals"]),
+                str(r["won"]),
+                str(r["lost"]),
+                str(r["unknown"]),
+                pct(r["win_low"]),
+                f"{pct(r['win_low_ci_low'])} - {pct(r['win_low_ci_high'])}",
+                pct(r["win_high"]),
+                interval(r, "win_high"),
+                count_text(r["nodes_median"]),
+                count_text(r["nodes_p95"]),
+                secs(r["seconds_median"]),
+                secs(r["seconds_p95"]),
+            ]
+        )
     text = align(header, rows, len(keys))
     if budgets:
         nested = budget_table(frame, budgets, by)
-        header = keys + ["budget", "won", "lost", "unknown", "win >=", "95% interval", "win <=",
-                         "95% interval"]
-        rows = [_label_cells(r, keys) + [
-            f"{r['budget']:,}", str(r["won"]), str(r["lost"]), str(r["unknown"]),
-            pct(r["win_low"]), f"{pct(r['win_low_ci_low'])} - {pct(r['win_low_ci_high'])}",
-            pct(r["win_high"]), interval(r, "win_high")]
-            for r in nested.to_dict(orient="records")]
+        header = keys + [
+            "budget",
+            "won",
+            "lost",
+            "unknown",
+            "win >=",
+            "95% interval",
+            "win <=",
+            "95% interval",
+        ]
+        rows = [
+            _label_cells(r, keys)
+            + [
+                f"{r['budget']:,}",
+                str(r["won"]),
+                str(r["lost"]),
+                str(r["unknown"]),
+                pct(r["win_low"]),
+                f"{pct(r['win_low_ci_low'])} - {pct(r['win_low_ci_high'])}",
+                pct(r["win_high"]),
+                interval(r, "win_high"),
+            ]
+            for r in nested.to_dict(orient="records")
+        ]
         text += "\n\nWithin smaller budgets (from the node counts of the same run):\n"
         text += align(header, rows, len(keys)) if rows else "(no budget at or below a node limit)"
         above = [b for b in budgets if not table.empty and b > int(table["node_limit"].max())]
         if above:
-            text += (f"\n(budgets above every node limit left out: "
-                     f"{', '.join(f'{b:,}' for b in above)})")
+            text += (
+                f"\n(budgets above every node limit left out: {', '.join(f'{b:,}' for b in above)})"
+            )
     return text
