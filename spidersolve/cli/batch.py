@@ -57,6 +57,38 @@ def worker_count(workers: int | None, limit: int, memory: int | None) -> int:
     return by_memory
 
 
+def run_meta(source, suits, rules, deals, limit, player, samples, seed, backend, scheduler) -> dict:
+    """The run's settings, as the results files record them (``settings_meta``)."""
+    honest = player == "honest"
+    return {
+        "command": "spidersolve " + " ".join(sys.argv[1:]) if sys.argv else "",
+        "source": source,
+        "suits": suits,
+        "rules": rules,
+        "deals": deals,
+        "settings": [f"{s.suits} {s.rules}" for s in settings(source, suits, rules)],
+        "node_limit": limit,
+        "player": player,
+        "samples": samples if honest else None,
+        "seed": seed if honest else None,
+        "backend": backend.name,
+        "workers": getattr(backend, "slots", 1) if not scheduler else None,
+        "scheduler": scheduler,
+    }
+
+
+def summary_text(report) -> str:
+    """The line said after a batch: deals planned, skipped, solved and their verdicts."""
+    planned = plural(report.planned, "deal")
+    if not report.solved:
+        return f"{planned} planned, all already done: nothing to do -> {report.out}"
+    return (
+        f"{planned} planned, {report.skipped} already done, "
+        f"{report.solved} solved now: won {report.won}, lost {report.lost}, "
+        f"unknown {report.unknown} in {report.seconds:.1f} s -> {report.out}"
+    )
+
+
 @click.command("batch")
 @click.option(
     "--suits",
@@ -204,21 +236,9 @@ def batch(
     else:
         workers = worker_count(workers, search_nodes, memory)
     backend = make_backend(workers, scheduler)
-    meta = {
-        "command": "spidersolve " + " ".join(sys.argv[1:]) if sys.argv else "",
-        "source": source,
-        "suits": suit_list,
-        "rules": rule_list,
-        "deals": deals,
-        "settings": [f"{s.suits} {s.rules}" for s in settings(source, suit_list, rule_list)],
-        "node_limit": limit,
-        "player": player,
-        "samples": samples if player == "honest" else None,
-        "seed": seed if player == "honest" else None,
-        "backend": backend.name,
-        "workers": getattr(backend, "slots", 1) if not scheduler else None,
-        "scheduler": scheduler,
-    }
+    meta = run_meta(
+        source, suit_list, rule_list, deals, limit, player, samples, seed, backend, scheduler
+    )
 
     if progress is None:
         progress = sys.stderr.isatty()  # a bar in a log file is noise
@@ -270,17 +290,7 @@ def batch(
             bar.close()
     if quiet:
         return
-    if not report.solved:
-        click.echo(
-            f"{plural(report.planned, 'deal')} planned, all already done: nothing to "
-            f"do -> {report.out}"
-        )
-    else:
-        click.echo(
-            f"{plural(report.planned, 'deal')} planned, {report.skipped} already done, "
-            f"{report.solved} solved now: won {report.won}, lost {report.lost}, "
-            f"unknown {report.unknown} in {report.seconds:.1f} s -> {report.out}"
-        )
+    click.echo(summary_text(report))
 
 
 COMMANDS = [batch]
