@@ -16,13 +16,25 @@ from spidersolve.stats.store import KEY, VOLATILE
 # At 1,250 nodes some 1-suit deals are won and every 4-suit deal is unknown;
 # 20,000 nodes wins some of those (a few seconds in all).
 NODES = 1250
-SETTINGS = ["--suits", "1,4", "--workers", "1"]
 
 
-def batch(out, *extra, deals="0:6", nodes=NODES, code=0):
+def batch(out, *extra, deals="0:6", nodes=NODES, suits="1,4", code=0):
     result = CliRunner().invoke(
         cli,
-        ["batch", *SETTINGS, "--deals", deals, "--nodes", str(nodes), "--out", str(out), *extra],
+        [
+            "batch",
+            "--suits",
+            suits,
+            "--workers",
+            "1",
+            "--deals",
+            deals,
+            "--nodes",
+            str(nodes),
+            "--out",
+            str(out),
+            *extra,
+        ],
     )
     assert result.exit_code == code, (result.output, result.exception)
     return result
@@ -226,3 +238,29 @@ def test_stats_counts_the_deals_an_interrupted_retry_left(results):
         f"retry at 20,000 nodes: {len(again)} deals left unknown at 1,250, 2 already done, "
         f"{len(again) - 2} solved now"
     )
+
+
+def test_a_ladder_stops_where_nothing_is_left_unknown(results):
+    lines = batch(results, "--retry", "5000,20000", suits="1").stdout.splitlines()
+    assert lines[0].startswith(
+        "retry at 5,000 nodes: 1 deal left unknown at 1,250, 0 already "
+        "done, 1 solved now: won 1, lost 0, unknown 0 in "
+    )
+    assert lines[1:] == [
+        f"retry at 20,000 nodes: no deal left unknown at 5,000: nothing to do -> {results}"
+    ]
+    assert set(load_results(results)["node_limit"]) == {NODES, 5000}
+
+
+def test_settled_counts_a_deal_at_the_smallest_limit_that_decided_it(results):
+    batch(results, "--quiet", nodes=5000)  # every deal again at 5,000, not a retry
+    frame = load_results(results)
+    record = next(r for r in settled(frame) if r["suits"] == 1)
+    base = at(frame[frame["suits"] == 1], NODES)
+    won_at_base = int((base["verdict"] == "won").sum())
+    assert record["deals"] == 6 and record["won"] == 6
+    assert record["at"] == [
+        {"node_limit": NODES, "won": won_at_base, "lost": 0, "unknown": 0},
+        {"node_limit": 5000, "won": 6 - won_at_base, "lost": 0, "unknown": 0},
+    ]
+    assert settled(frame, by="suits,node_limit") == []  # groups of one limit

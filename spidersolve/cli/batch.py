@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import replace
+from pathlib import Path
 
 import click
 
@@ -266,7 +267,7 @@ def batch(
     if not quiet:
         announce_compile()
     if not rungs:
-        report = _run(tasks, out, backend, chunk, meta, repair, draw)
+        report = _run(tasks, out, backend, chunk, meta, repair, draw, "batch")
         if not quiet:
             click.echo(_summary(report))
         return
@@ -277,16 +278,18 @@ def batch(
         prefix = f"retry at {budget:,} nodes: "
         if not again:
             if not quiet:
-                click.echo(f"{prefix}no deal left unknown at {below:,}: nothing to do")
+                click.echo(
+                    f"{prefix}no deal left unknown at {below:,}: nothing to do -> {Path(out)}"
+                )
             break  # nor at the larger limits
         rung_meta = dict(meta, node_limit=budget, retry_from=below, retry=rungs)
-        report = _run(again, out, backend, chunk, rung_meta, False, draw)
+        report = _run(again, out, backend, chunk, rung_meta, False, draw, f"at {budget:,}")
         if not quiet:
             click.echo(prefix + _summary(report, f"left unknown at {below:,}"))
         below = budget
 
 
-def _run(tasks, out, backend, chunk, meta, repair, draw):
+def _run(tasks, out, backend, chunk, meta, repair, draw, desc):
     """``run_batch`` with the progress bar (when ``draw``) and the notes of a repair."""
     bar = None
     tally = {"won": 0, "lost": 0, "unknown": 0}
@@ -302,7 +305,7 @@ def _run(tasks, out, backend, chunk, meta, repair, draw):
                 unit="deal",
                 file=sys.stderr,
                 dynamic_ncols=True,
-                desc="batch",
+                desc=desc,
             )
             bar.set_postfix(tally)
 
