@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from ..state._board import DEAL, JIT, MAX_ACTIONS, N_COLS, NREMOVED
-from ..state._hashing import _mix, column_hash, combine
+from ..state._hashing import column_hash, combine, mix
 from ..state._kernels import apply_action, gen_actions, undo_action
 
 # result slots
@@ -59,8 +59,8 @@ def _child_hashes(board, action, card_keys, stock_keys, col_lo, col_hi, lo, hi, 
     for c in (action >> 12, (action >> 8) & 15):
         out_lo[c] = column_hash(board, c, card_keys, stock_keys, 0)
         out_hi[c] = column_hash(board, c, card_keys, stock_keys, 1)
-        lo += _mix(out_lo[c], 0) - _mix(col_lo[c], 0)
-        hi += _mix(out_hi[c], 1) - _mix(col_hi[c], 1)
+        lo += mix(out_lo[c], 0) - mix(col_lo[c], 0)
+        hi += mix(out_hi[c], 1) - mix(col_hi[c], 1)
     return lo, hi
 
 
