@@ -1,4 +1,5 @@
-# make test: set up .venv if needed, install spidersolve with its test extra, run every test.
+# make test: set up .venv if needed, install spidersolve with its test extra, run the checks
+#            (make check: ruff lint and format, mypy) and every test.
 # make run:  the same set-up, then the main job (a batch of solves and the win-rate table).
 # make bench: the same set-up, then every benchmark under benchmarks/ (docs/benchmarks.md).
 PYTHON ?= python3
@@ -6,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test run setup clean bench
+.PHONY: test check run setup clean bench
 
 setup: $(STAMP)
 
@@ -16,8 +17,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-test: $(STAMP)
+test: check
 	$(BIN)/python -m pytest -q
+
+# Lint, format and types; the configuration is in pyproject.toml.
+check: $(STAMP)
+	$(BIN)/ruff check spidersolve tests benchmarks docs
+	$(BIN)/ruff format --check spidersolve tests benchmarks docs
+	$(BIN)/mypy
 
 # The main job: the first 100 deals of 1, 2 and 4 suits (Classic) at the default
 # budget of 1,000,000 nodes, then the win-rate table. Resumable: a second run

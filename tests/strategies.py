@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import functools
+import random
+
 from hypothesis import event
 from hypothesis import strategies as st
 
-from spidersolve.state import Action, Game, GameCode, legal_actions
+from spidersolve.cards import make_card
+from spidersolve.state import Action, Game, GameCode, Position, legal_actions
 from spidersolve.state.codes import MAX_DEAL
+from spidersolve.state.rules import apply
 
 codes = st.builds(
     GameCode,
@@ -39,3 +44,78 @@ def random_walk(data, start: Game | GameCode, max_steps: int = 150) -> list[Game
         games.append(game)
     event(f"walk of {(len(games) - 1) // 25 * 25}+ actions")
     return games
+
+
+# --- small endgames and an exhaustive reference search --------------------------------
+
+
+def random_endgame(
+    rng: random.Random, suits: int, runs_left: int, blocked: bool = False
+) -> Position | None:
+    """A position with ``runs_left`` runs' cards on the table and the stock empty.
+
+    ``blocked``: every column holds cards and only its top card is face up,
+    which makes lost positions common.
+    """
+    left_suits = [s for s in range(suits) for _ in range(8 // suits)]
+    rng.shuffle(left_suits)
+    keep, gone = left_suits[:runs_left], left_suits[runs_left:]
+    cards = [make_card(r, s) for s in keep for r in range(1, 14)]
+    rng.shuffle(cards)
+    n_cols = 10 if blocked else rng.choice([7, 9, 10])
+    cuts = sorted(rng.sample(range(1, len(cards)), n_cols - 1))
+    piles = [cards[a:b] for a, b in zip([0] + cuts, cuts + [len(cards)])]
+    piles += [[] for _ in range(10 - n_cols)]
+    rng.shuffle(piles)
+    down, up = [], []
+    for pile in piles:
+        fd = len(pile) - 1 if blocked else rng.randint(0, max(0, len(pile) - 1))
+        down.append(pile[:fd])
+        up.append(pile[fd:])
+    try:
+        return Position.make(suits, rng.choice(["classic", "relaxed"]), down, up, [], sorted(gone))
+    except ValueError:
+        return None
+
+
+def exhaustive_verdict(position: Position, cap: int) -> str | None:
+    """Reference verdict by depth-first search with the reference rules.
+
+    The stock is empty, so columns are interchangeable: positions are keyed
+    by their sorted columns. None when more than ``cap`` positions are seen.
+    """
+
+    def key(pos):
+        return tuple(sorted(zip(pos.down, pos.up)))
+
+    seen = {key(position)}
+    stack = [position]
+    while stack:
+        pos = stack.pop()
+        for action in legal_actions(pos):
+            child, _ = apply(pos, action)
+            if len(child.removed) == 8:
+                return "won"
+            k = key(child)
+            if k not in seen:
+                if len(seen) >= cap:
+                    return None
+                seen.add(k)
+                stack.append(child)
+    return "lost"
+
+
+@functools.cache
+def endgame_cases(count: int, seed: int) -> tuple:
+    """Endgames with their exhaustive verdicts: half free, half blocked with few actions."""
+    rng = random.Random(seed)
+    cases = []
+    while len(cases) < count:
+        blocked = len(cases) % 2 == 1
+        pos = random_endgame(rng, rng.choice([1, 2, 4]), rng.choice([1, 2]), blocked)
+        if pos is None or (blocked and len(legal_actions(pos)) > 3):
+            continue
+        verdict = exhaustive_verdict(pos, 3000)
+        if verdict is not None:
+            cases.append((pos, verdict))
+    return tuple(cases)

@@ -8,8 +8,8 @@ import pytest
 from data import LOST_TEXT, STUCK_TEXT, read_vectors
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
+from strategies import endgame_cases, exhaustive_verdict, random_endgame
 
-from spidersolve.cards import make_card
 from spidersolve.search import ReplayFailed, solve, verify_win
 from spidersolve.state import Action, Game, GameCode, Position, legal_actions, replay
 from spidersolve.state.rules import apply
@@ -190,79 +190,8 @@ def test_verify_win_rejects_a_line_that_does_not_win():
 # --- soundness against an exhaustive reference search on small endgames -------------
 
 
-def random_endgame(
-    rng: random.Random, suits: int, runs_left: int, blocked: bool = False
-) -> Position | None:
-    """A position with ``runs_left`` runs' cards on the table and the stock empty.
-
-    ``blocked``: every column holds cards and only its top card is face up,
-    which makes lost positions common.
-    """
-    left_suits = [s for s in range(suits) for _ in range(8 // suits)]
-    rng.shuffle(left_suits)
-    keep, gone = left_suits[:runs_left], left_suits[runs_left:]
-    cards = [make_card(r, s) for s in keep for r in range(1, 14)]
-    rng.shuffle(cards)
-    n_cols = 10 if blocked else rng.choice([7, 9, 10])
-    cuts = sorted(rng.sample(range(1, len(cards)), n_cols - 1))
-    piles = [cards[a:b] for a, b in zip([0] + cuts, cuts + [len(cards)])]
-    piles += [[] for _ in range(10 - n_cols)]
-    rng.shuffle(piles)
-    down, up = [], []
-    for pile in piles:
-        fd = len(pile) - 1 if blocked else rng.randint(0, max(0, len(pile) - 1))
-        down.append(pile[:fd])
-        up.append(pile[fd:])
-    try:
-        return Position.make(suits, rng.choice(["classic", "relaxed"]), down, up, [], sorted(gone))
-    except ValueError:
-        return None
-
-
-def exhaustive_verdict(position: Position, cap: int) -> str | None:
-    """Reference verdict by depth-first search with the reference rules.
-
-    The stock is empty, so columns are interchangeable: positions are keyed
-    by their sorted columns. None when more than ``cap`` positions are seen.
-    """
-
-    def key(pos):
-        return tuple(sorted(zip(pos.down, pos.up)))
-
-    seen = {key(position)}
-    stack = [position]
-    while stack:
-        pos = stack.pop()
-        for action in legal_actions(pos):
-            child, _ = apply(pos, action)
-            if len(child.removed) == 8:
-                return "won"
-            k = key(child)
-            if k not in seen:
-                if len(seen) >= cap:
-                    return None
-                seen.add(k)
-                stack.append(child)
-    return "lost"
-
-
-def _endgame_cases(count, seed):
-    """Endgames with their exhaustive verdicts: half free, half blocked with few actions."""
-    rng = random.Random(seed)
-    cases = []
-    while len(cases) < count:
-        blocked = len(cases) % 2 == 1
-        pos = random_endgame(rng, rng.choice([1, 2, 4]), rng.choice([1, 2]), blocked)
-        if pos is None or (blocked and len(legal_actions(pos)) > 3):
-            continue
-        verdict = exhaustive_verdict(pos, 3000)
-        if verdict is not None:
-            cases.append((pos, verdict))
-    return cases
-
-
 def test_solver_agrees_with_exhaustive_search_on_sampled_endgames():
-    cases = _endgame_cases(60, seed=20261129)
+    cases = endgame_cases(60, seed=20261129)
     verdicts = [v for _, v in cases]
     assert "won" in verdicts and "lost" in verdicts  # both kinds are exercised
     for pos, verdict in cases:
@@ -330,7 +259,7 @@ def test_beam_rows_alone_never_say_lost_after_dropping_a_position():
 
     narrow = [weights_row(breaks=1, width=1)]
     verdicts = set()
-    for pos, verdict in _endgame_cases(40, seed=7):
+    for pos, verdict in endgame_cases(40, seed=7):
         result = solve(pos, nodes=100_000, weights=narrow)
         assert result.verdict in (verdict, "unknown"), pos.to_text()
         with_rows = solve(pos, nodes=100_000, weights=[narrow[0], weights_row(breaks=1)])

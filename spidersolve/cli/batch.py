@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import replace
+from pathlib import Path
 
 import click
 
@@ -20,8 +22,8 @@ from ..search.memory import (
 )
 from ..search.solver import DEFAULT_NODES
 from ..stats.backends import make_backend
-from ..stats.batch import run_batch
-from ..stats.plan import plan, settings
+from ..stats.batch import retry_plan, run_batch
+from ..stats.plan import plan, retry_budgets, settings
 from .options import (
     announce_compile,
     memory_option,
@@ -32,16 +34,19 @@ from .options import (
 )
 
 
-def worker_count(workers: int | None, limit: int, memory: int | None) -> int:
+def worker_count(
+    workers: int | None, limit: int, memory: int | None, option: str = "--nodes"
+) -> int:
     """``--workers``, capped at the cores and at the memory the searches may need.
 
-    A cap is said on stderr; a limit that does not fit even one search is an error.
+    A cap is said on stderr; a limit that does not fit even one search is an
+    error that names ``option`` (where the limit was given).
     """
     cores = os.cpu_count() or 1
     asked = cores if workers is None else workers
     if asked < 1:
         raise SpiderError(f"--workers: at least 1 worker, not {asked}")
-    check_memory(limit, memory)  # one search must fit
+    check_memory(limit, memory, option=option)  # one search must fit
     fit = min(asked, cores)
     if fit < asked:
         click.echo(f"note: --workers {asked} capped at {fit}, the number of cores", err=True)
@@ -55,38 +60,6 @@ def worker_count(workers: int | None, limit: int, memory: int | None) -> int:
             err=True,
         )
     return by_memory
-
-
-def run_meta(source, suits, rules, deals, limit, player, samples, seed, backend, scheduler) -> dict:
-    """The run's settings, as the results files record them (``settings_meta``)."""
-    honest = player == "honest"
-    return {
-        "command": "spidersolve " + " ".join(sys.argv[1:]) if sys.argv else "",
-        "source": source,
-        "suits": suits,
-        "rules": rules,
-        "deals": deals,
-        "settings": [f"{s.suits} {s.rules}" for s in settings(source, suits, rules)],
-        "node_limit": limit,
-        "player": player,
-        "samples": samples if honest else None,
-        "seed": seed if honest else None,
-        "backend": backend.name,
-        "workers": getattr(backend, "slots", 1) if not scheduler else None,
-        "scheduler": scheduler,
-    }
-
-
-def summary_text(report) -> str:
-    """The line said after a batch: deals planned, skipped, solved and their verdicts."""
-    planned = plural(report.planned, "deal")
-    if not report.solved:
-        return f"{planned} planned, all already done: nothing to do -> {report.out}"
-    return (
-        f"{planned} planned, {report.skipped} already done, "
-        f"{report.solved} solved now: won {report.won}, lost {report.lost}, "
-        f"unknown {report.unknown} in {report.seconds:.1f} s -> {report.out}"
-    )
 
 
 @click.command("batch")
@@ -124,6 +97,14 @@ def summary_text(report) -> str:
     metavar="N",
     help=f"Node limit per deal (positions expanded; 1e6 works; {NODE_COST_TEXT}) "
     "[default: 1000000; with --player honest, per sample search, by suits].",
+)
+@click.option(
+    "--retry",
+    default=None,
+    metavar="LIST",
+    help="Solve again at this larger node limit the deals that OUT holds as "
+    "unknown at --nodes, and only those; a comma list (1e7,1e8) is a ladder, "
+    "each limit retrying what the one before left unknown.",
 )
 @click.option(
     "--player",
@@ -195,6 +176,7 @@ def batch(
     deals,
     source,
     nodes,
+    retry,
     player,
     samples,
     seed,
@@ -210,7 +192,9 @@ def batch(
     """Solve every deal of a range under each setting; write one row per deal.
 
     Rows go to Parquet files in OUT (see docs/batch.md). Run the same command
-    again to finish an interrupted run: deals already done are skipped.
+    again to finish an interrupted run: deals already done are skipped. With
+    --retry, the deals left unknown at --nodes are solved again at each larger
+    limit in turn (escalation); deals won or lost are never solved again.
     """
     suit_list, rule_list = parse_suits(suits), parse_rules(rules)
     deal_list = parse_deals(deals)
@@ -223,26 +207,98 @@ def batch(
     if player == "solver" and (samples is not None or seed):
         raise SpiderError("--samples and --seed are for --player honest")
     samples = HONEST_SAMPLES if samples is None else samples
+    rungs = []
+    if retry is not None:
+        if player != "solver":
+            raise SpiderError("--retry is for --player solver")
+        if repair:
+            raise SpiderError("--retry and --repair: repair first, without --retry")
+        rungs = retry_budgets(
+            limit, [node_count(t, "--retry") for t in retry.split(",") if t.strip()]
+        )
     tasks = plan(source, suit_list, rule_list, deal_list, limit, player, samples, seed)
-    # the largest search one task may run: the solver's limit; the honest player's
-    # limit per sample search (by suits when not given), or KNOWN_NODES once no
-    # card is hidden (search/honest.py)
-    search_nodes = limit
+    if rungs:
+        missing = retry_plan(out, tasks, rungs[0])[1]
+        if len(missing) == len(tasks):
+            raise SpiderError(
+                f"--retry: none of the {plural(len(tasks), 'deal')} planned "
+                f"has a row at {limit:,} nodes in '{out}': run without "
+                "--retry first"
+            )
+        if missing:
+            click.echo(
+                f"note: {plural(len(missing), 'deal')} "
+                f"{'has' if len(missing) == 1 else 'have'} no row at {limit:,} nodes "
+                "(not solved): run without --retry first",
+                err=True,
+            )
+    # the largest search one task may run: the solver's limit (the largest of
+    # --retry); the honest player's limit per sample search (by suits when not
+    # given), or KNOWN_NODES once no card is hidden (search/honest.py)
+    search_nodes = max([limit, *rungs]) if player == "solver" else limit
     if player == "honest":
         search_nodes = max(limit or max(HONEST_NODES[s] for s in suit_list), KNOWN_NODES)
+    option = "--retry" if rungs else "--nodes"
     if scheduler:
-        if memory is not None:
-            check_memory(search_nodes, memory)  # the cluster's workers: only a cap given here
+        if memory is not None:  # the cluster's workers: only a cap given here
+            check_memory(search_nodes, memory, option=option)
     else:
-        workers = worker_count(workers, search_nodes, memory)
+        workers = worker_count(workers, search_nodes, memory, option)
     backend = make_backend(workers, scheduler)
-    meta = run_meta(
+    meta = _run_meta(
         source, suit_list, rule_list, deals, limit, player, samples, seed, backend, scheduler
     )
 
     if progress is None:
         progress = sys.stderr.isatty()  # a bar in a log file is noise
     draw = progress and not quiet
+    if not quiet:
+        announce_compile()
+    if not rungs:
+        report = _run(tasks, out, backend, chunk, meta, repair, draw, "batch")
+        if not quiet:
+            click.echo(_summary(report))
+        return
+    below = limit
+    for budget in rungs:
+        again = retry_plan(out, tasks, budget)[0]
+        tasks = [replace(t, node_limit=budget) for t in tasks]  # the next rung's base
+        prefix = f"retry at {budget:,} nodes: "
+        if not again:
+            if not quiet:
+                click.echo(
+                    f"{prefix}no deal left unknown at {below:,}: nothing to do -> {Path(out)}"
+                )
+            break  # nor at the larger limits
+        rung_meta = dict(meta, node_limit=budget, retry_from=below, retry=rungs)
+        report = _run(again, out, backend, chunk, rung_meta, False, draw, f"at {budget:,}")
+        if not quiet:
+            click.echo(prefix + _summary(report, f"left unknown at {below:,}"))
+        below = budget
+
+
+def _run_meta(source, suits, rules, deals, limit, player, samples, seed, backend, scheduler):
+    """The run's settings, as the results files record them (``settings_meta``)."""
+    honest = player == "honest"
+    return {
+        "command": "spidersolve " + " ".join(sys.argv[1:]) if sys.argv else "",
+        "source": source,
+        "suits": suits,
+        "rules": rules,
+        "deals": deals,
+        "settings": [f"{s.suits} {s.rules}" for s in settings(source, suits, rules)],
+        "node_limit": limit,
+        "player": player,
+        "samples": samples if honest else None,
+        "seed": seed if honest else None,
+        "backend": backend.name,
+        "workers": getattr(backend, "slots", 1) if not scheduler else None,
+        "scheduler": scheduler,
+    }
+
+
+def _run(tasks, out, backend, chunk, meta, repair, draw, desc):
+    """``run_batch`` with the progress bar (when ``draw``) and the notes of a repair."""
     bar = None
     tally = {"won": 0, "lost": 0, "unknown": 0}
 
@@ -257,7 +313,7 @@ def batch(
                 unit="deal",
                 file=sys.stderr,
                 dynamic_ncols=True,
-                desc="batch",
+                desc=desc,
             )
             bar.set_postfix(tally)
 
@@ -268,10 +324,8 @@ def batch(
             bar.set_postfix(tally)
             bar.update(len(rows))
 
-    if not quiet:
-        announce_compile()
     try:
-        report = run_batch(
+        return run_batch(
             tasks,
             out,
             backend,
@@ -288,9 +342,18 @@ def batch(
     finally:
         if bar is not None:
             bar.close()
-    if quiet:
-        return
-    click.echo(summary_text(report))
+
+
+def _summary(report, what: str = "") -> str:
+    """The line a run ends with: what was planned, done before and solved now."""
+    planned = plural(report.planned, "deal") + (f" {what}" if what else " planned")
+    if not report.solved:
+        return f"{planned}, all already done: nothing to do -> {report.out}"
+    return (
+        f"{planned}, {report.skipped} already done, {report.solved} solved now: "
+        f"won {report.won}, lost {report.lost}, unknown {report.unknown} in "
+        f"{report.seconds:.1f} s -> {report.out}"
+    )
 
 
 COMMANDS = [batch]

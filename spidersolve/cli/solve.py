@@ -73,8 +73,14 @@ def _write_page(path, game: Game, line, name: str, after: str) -> str:
     help="Look for a shorter winning line after the search (a beam search seeded "
     "with the line; typically half a second more).",
 )
+@click.option(
+    "--prove",
+    is_flag=True,
+    help="If the search says unknown, walk every reachable position (16 bytes "
+    "each, up to --memory) to prove the deal won or lost; see docs/proving.md.",
+)
 @json_option
-def solve_command(source, after, nodes, memory, words, html_path, shorten, as_json):
+def solve_command(source, after, nodes, memory, words, html_path, shorten, prove, as_json):
     """Prove SOURCE won (with a winning line), lost, or say unknown.
 
     SOURCE is a game code (SP1-S1C-AAAAAAD), pysol:SUITS:NUMBER, a position
@@ -83,6 +89,9 @@ def solve_command(source, after, nodes, memory, words, html_path, shorten, as_js
     solution page (see 'spidersolve show').
     """
     game, name = _prepare(source, after, nodes, memory, shorten)
+    if prove:
+        _prove(game, nodes, memory, as_json)
+        return
     result = solve(game, nodes=nodes, shorten=shorten)
     page = None
     if html_path and result.verdict == "won":
@@ -111,9 +120,46 @@ def solve_command(source, after, nodes, memory, words, html_path, shorten, as_js
     if result.verdict == "lost":
         click.echo("no winning line exists: the search was exhaustive")
     else:
-        click.echo(f"no proof within {plural(nodes, 'node')}: try a larger --nodes")
+        click.echo(
+            f"no proof within {plural(nodes, 'node')}: try a larger --nodes, "
+            "or --prove to walk every position"
+        )
     if html_path:
         click.echo("page: not written (no winning line)")
+
+
+def _prove(game: Game, nodes: int, memory: int | None, as_json: bool) -> None:
+    """``solve --prove``: the search, then (if unknown) the exhaustive walk."""
+    from ..search.memory import size_text
+    from ..search.prove import prove
+
+    if not as_json:
+        click.echo(
+            "proving: the search first, then, if it says unknown, a walk over every "
+            "position (Ctrl-C stops it)",
+            err=True,
+        )
+    result = prove(game, memory=memory, search_nodes=nodes)
+    if as_json:
+        echo_json(result.as_dict())
+        return
+    click.echo(f"verdict: {result.verdict}")
+    click.echo(f"settled by: {result.by}")
+    click.echo(f"search nodes: {result.search_nodes}")
+    if result.by == "walk":
+        click.echo(
+            f"walk: {result.nodes:,} positions entered, {result.seen:,} seen, "
+            f"deepest path {result.max_depth:,} actions, {size_text(result.memory)}"
+        )
+    click.echo(f"seconds: {result.seconds:.3f}")
+    if result.verdict == "won":
+        click.echo(f"moves: {len(result.line)}")
+        click.echo(f"line: {line_text(result.line)}")
+    elif result.verdict == "lost":
+        click.echo("no winning line exists: every reachable position was walked")
+    else:
+        advice = "raise --memory" if "seen set" in result.why else "run it again"
+        click.echo(f"no proof: the walk gave up ({result.why}); {advice}")
 
 
 def honest_options(fn):

@@ -13,7 +13,8 @@ from ..files import write_atomic
 from ..stats.hint_table import hints_frame
 from ..stats.honest import honest_render, honest_summary, split_players
 from ..stats.store import load_results, load_results_and_runs
-from ..stats.winrates import DEFAULT_BY, render, stats_flat, stats_json
+from ..stats.text import plain
+from ..stats.winrates import DEFAULT_BY, render, settled, stats_flat, stats_json
 from .options import NodeCount, check_search_memory, parse_budgets, parse_by
 
 results_argument = click.argument("results", metavar="RESULTS")
@@ -42,7 +43,8 @@ results_argument = click.argument("results", metavar="RESULTS")
     "as_json",
     is_flag=True,
     help='Print one JSON object: {"groups": [one object per group], "honest": [one '
-    'object per honest setting], "planned": N, "missing": N}.',
+    'object per honest setting], "planned": N, "missing": N}, and "settled": '
+    "[one object per setting] where a setting was run at several node limits.",
 )
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV: one line per group.")
 @click.option(
@@ -84,17 +86,16 @@ def stats(results, by, budgets, as_json, as_csv, plot):
         )
     frame, honest = split_players(everything)
     if as_json:
-        click.echo(
-            json.dumps(
-                {
-                    "groups": stats_json(frame, keys, budget_list) if not frame.empty else [],
-                    "honest": honest_summary(everything) if not honest.empty else [],
-                    "planned": planned[0] if planned else None,
-                    "missing": planned[1] if planned else None,
-                },
-                indent=1,
-            )
-        )
+        out = {
+            "groups": stats_json(frame, keys, budget_list) if not frame.empty else [],
+            "honest": honest_summary(everything) if not honest.empty else [],
+            "planned": planned[0] if planned else None,
+            "missing": planned[1] if planned else None,
+        }
+        records = settled(frame, keys)
+        if records:  # only where a setting was run at several limits (batch --retry)
+            out["settled"] = [{k: plain(v) for k, v in r.items()} for r in records]
+        click.echo(json.dumps(out, indent=1))
     elif as_csv:
         click.echo(stats_flat(frame, keys, budget_list).to_csv(index=False), nl=False)
     else:

@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from ..state._board import JIT, N_COLS, NSTOCK
-from ..state._hashing import _mix, column_stock_hash, column_zobrist
+from ..state._hashing import column_stock_hash, column_zobrist, mix
 
 # deals left: 0..5, so 6 stock levels
 DEAL_LEVELS = 6
@@ -98,5 +98,5 @@ def moved_hash(parent_hash, parent_cols, board, action, card_keys, parts, varian
     level = board[NSTOCK] // N_COLS
     for c in (action >> 12, (action >> 8) & 15):
         now = column_zobrist(board, c, card_keys, variant) ^ parts[variant, level, c]
-        h += _mix(now, variant) - _mix(parent_cols[c], variant)
+        h += mix(now, variant) - mix(parent_cols[c], variant)
     return h

@@ -22,7 +22,7 @@ best-first rows and two beams), one frontier heap per row and number of
 deals left (``_kernels.search``); each row alone is a different greedy bias,
 and in turn they cover each other's blind spots. The line-shortening beam
 ranks by one row (``beam_weights``). The rows were chosen on training deals,
-never on the benchmark deals; the trials are in ``docs/tuning-heuristic.md``.
+never on the benchmark deals; the trials are in ``docs/tuning.md``.
 """
 
 from __future__ import annotations

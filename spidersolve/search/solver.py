@@ -232,7 +232,7 @@ def _solve_game(game: Game, nodes: int, weights=None, shorten=False):
 
 
 # Positions the line beam keeps per layer and number of deals left, by the
-# number of suits (chosen on training deals: docs/tuning-heuristic.md).
+# number of suits (chosen on training deals: docs/tuning.md).
 SHORTEN_WIDTHS = {1: 300, 2: 300, 4: 200}
 SHORTEN_NODES = 1_000_000  # positions the beam may expand
 

@@ -34,7 +34,7 @@ CARD_KEYS, STOCK_KEYS = _make_keys()
 
 
 @njit(**JIT)
-def _mix(z, variant):
+def mix(z, variant):
     """A bijective 64-bit finalizer (splitmix64's, or murmur3's for variant 1)."""
     if variant == 0:
         z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -76,9 +76,9 @@ def combine(col_hashes, board, variant):
 
     col_hashes[c] must already include column c's future stock cards.
     """
-    h = _mix(np.uint64(board[NSTOCK]) + np.uint64(0x5851F42D4C957F2D), variant)
+    h = mix(np.uint64(board[NSTOCK]) + np.uint64(0x5851F42D4C957F2D), variant)
     for c in range(N_COLS):
-        h += _mix(col_hashes[c], variant)
+        h += mix(col_hashes[c], variant)
     return h
 
 
@@ -107,7 +107,7 @@ def canonical_hash(board, card_keys, stock_keys, variant):
 @njit(**JIT)
 def placed_hash(col_hash, c, variant):
     """Column c's hash mixed with its place: one term of ``combine_exact``."""
-    return _mix(col_hash + np.uint64(c + 1) * np.uint64(0x9E3779B97F4A7C15), variant)
+    return mix(col_hash + np.uint64(c + 1) * np.uint64(0x9E3779B97F4A7C15), variant)
 
 
 @njit(**JIT)

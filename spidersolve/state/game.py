@@ -37,6 +37,7 @@ class Game:
 
     Examples
     --------
+    >>> from spidersolve.state import DEAL
     >>> game = Game.start("SP1-S1C-AAAAAAD")
     >>> len(game.legal_actions())
     8
@@ -135,6 +136,7 @@ class Game:
         It starts where the game was made: ``Game.start``, or ``Game(...)``
         for a game built from a position, counter and score.
 
+        >>> from spidersolve.state import line_text
         >>> line_text(replay("SP1-S1C-AAAAAAD", "10>2 deal").history)
         '10>2 deal'
         """

@@ -1,6 +1,6 @@
 """Batch runs and their statistics: the plan, the runner and its backends, the
-result store, win rates with Wilson intervals and nested budgets, plots and
-the hint table."""
+result store, win rates with Wilson intervals and nested budgets, the verdicts
+settled by escalation (``batch --retry``), plots and the hint table."""
 
 from .backends import DaskBackend, InlineBackend, PoolBackend, make_backend
 from .batch import BatchReport, run_batch, solve_chunk
@@ -12,6 +12,7 @@ from .winrates import (
     curve,
     hardest,
     render,
+    settled,
     stats_flat,
     stats_json,
     summary,
@@ -39,6 +40,7 @@ __all__ = [
     "render",
     "run_batch",
     "settings",
+    "settled",
     "solve_chunk",
     "stats_flat",
     "stats_json",

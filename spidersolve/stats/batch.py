@@ -25,7 +25,7 @@ from pathlib import Path
 
 from .. import __version__
 from .backends import InlineBackend
-from .plan import MAX_TASKS, Setting, Task, deal_count, deal_numbers, deal_ranges
+from .plan import MAX_TASKS, Setting, Task, deal_count, deal_numbers, deal_ranges, retry_tasks
 from .store import ResultStore
 
 # -- solving -----------------------------------------------------------------
@@ -286,12 +286,44 @@ def _keys(frame) -> set:
     )
 
 
-def planned_keys(runs: list[dict]) -> set | None:
+def row_verdicts(frame) -> dict:
+    """The verdict of every row, by its key (``store.KEY``, as ``Task.key`` gives it)."""
+    if frame.empty:
+        return {}
+    return dict(
+        zip(
+            zip(
+                frame["source"],
+                frame["code"],
+                frame["node_limit"].astype(int),
+                frame["player"],
+                frame["samples"].astype(int),
+                frame["seed"].astype(int),
+            ),
+            frame["verdict"],
+        )
+    )
+
+
+def retry_plan(out, tasks: list[Task], budget: int) -> tuple[list[Task], list[Task]]:
+    """The tasks of ``batch --retry``: those of ``tasks`` left unknown in ``out``, at ``budget``.
+
+    Also the tasks that have no row in ``out`` (see :func:`plan.retry_tasks`).
+    """
+    store = ResultStore(out)
+    frame = store.load() if store.exists() else None
+    return retry_tasks(tasks, row_verdicts(frame) if frame is not None else {}, budget)
+
+
+def planned_keys(runs: list[dict], frame=None) -> set | None:
     """The keys (``store.KEY``) the runs set out to solve or play, from their metadata.
 
     None when some run's settings do not say (files not written by ``batch``).
-    Runs from before the honest player were the solver's.
+    Runs from before the honest player were the solver's. A ``--retry`` run
+    (``retry_from`` in its settings) planned the deals that ``frame`` holds as
+    unknown at the smaller limit; without ``frame`` its plan is not known.
     """
+    verdicts = row_verdicts(frame) if frame is not None else None
     keys = set()
     for run in runs:
         meta = run.get("settings") or {}
@@ -318,11 +350,17 @@ def planned_keys(runs: list[dict]) -> set | None:
             chosen = [
                 Setting(source, int(text.split()[0]), text.split()[1]) for text in meta["settings"]
             ]
+            if meta.get("retry_from") is not None:
+                if player != "solver" or verdicts is None:
+                    return None
+                limits = dict.fromkeys((1, 2, 4), int(meta["retry_from"]))
             tasks = [
                 Task(player, samples, seed, s.source, s.suits, s.rules, limits[s.suits], d)
                 for s in chosen
                 for d in deals
             ]
+            if meta.get("retry_from") is not None:
+                tasks = retry_tasks(tasks, verdicts, int(meta["node_limit"]))[0]
             keys.update(t.key for t in tasks)
         except (KeyError, ValueError, TypeError, IndexError, AttributeError):
             return None
@@ -331,7 +369,7 @@ def planned_keys(runs: list[dict]) -> set | None:
 
 def missing_count(frame, runs: list[dict]) -> tuple[int, int] | None:
     """(deals planned by the runs, how many of them have no row), or None if unknown."""
-    keys = planned_keys(runs)
+    keys = planned_keys(runs, frame)
     if not keys:
         return None
     return len(keys), len(keys - _keys(frame))

@@ -13,7 +13,7 @@ form a run's metadata keeps them in.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import SpiderError
 from ..state.codes import MAX_DEAL, GameCode, PysolDeal
@@ -186,3 +186,47 @@ def plan(
     return sorted(
         Task(player, 0, 0, s.source, s.suits, s.rules, nodes, d) for s in chosen for d in deals
     )
+
+
+def retry_budgets(nodes: int, budgets: Iterable[int]) -> list[int]:
+    """The rungs of ``--retry``, checked: each above ``nodes`` and above the one before.
+
+    >>> retry_budgets(1000, [3000, 10000])
+    [3000, 10000]
+    """
+    rungs = list(budgets)
+    if not rungs:
+        raise SpiderError("--retry: no node limit given")
+    below = nodes
+    for budget in rungs:
+        if budget <= below:
+            raise SpiderError(
+                f"--retry: each node limit must be above --nodes and the one "
+                f"before it, not {budget:,} after {below:,}"
+            )
+        below = budget
+    return rungs
+
+
+def retry_tasks(tasks: list[Task], verdicts: dict, budget: int) -> tuple[list[Task], list[Task]]:
+    """The tasks to solve again at ``budget``, and the tasks that have no row yet.
+
+    ``tasks`` are the plan at the smaller limit; ``verdicts`` maps the key of
+    each row in the results (``Task.key``) to its verdict. A task whose row is
+    ``unknown`` is planned again at ``budget`` (the run skips it if it has a row
+    there already); a task won or lost is settled and left alone.
+
+    >>> tasks = plan("code", [1], ["classic"], range(0, 3), nodes=200)
+    >>> verdicts = {tasks[0].key: "won", tasks[1].key: "unknown"}
+    >>> again, missing = retry_tasks(tasks, verdicts, 20000)
+    >>> [(t.deal, t.node_limit) for t in again], [t.deal for t in missing]
+    ([(1, 20000)], [2])
+    """
+    again, missing = [], []
+    for task in tasks:
+        verdict = verdicts.get(task.key)
+        if verdict is None:
+            missing.append(task)
+        elif verdict == "unknown":
+            again.append(replace(task, node_limit=budget))
+    return again, missing

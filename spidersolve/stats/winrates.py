@@ -22,6 +22,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from ..board import plural
 from ..errors import SpiderError
 from .text import align, count_text, interval, pct, plain, secs
 
@@ -196,6 +197,67 @@ def curve(rows: pd.DataFrame, budgets=()) -> pd.DataFrame:
     )
 
 
+def settled(frame: pd.DataFrame, by=DEFAULT_BY) -> list[dict]:
+    """Per group of ``by`` whose rows hold several node limits: each deal once, settled.
+
+    A deal run at several limits (``batch --retry``) counts once, with its
+    verdict at the largest limit it was run at. Budgets nest, so that is the
+    verdict of the smallest limit that decided it (won or lost), which is the
+    limit it was settled at; a deal never decided is unknown at its largest
+    limit. Each record holds the group's labels, :func:`counts` of the settled
+    verdicts, and ``at``: one ``{"node_limit", "won", "lost", "unknown"}`` per
+    limit, the deals settled (or left unknown) there. Groups with one limit,
+    and every group when ``by`` names ``node_limit``, have no record.
+    """
+    keys = by_columns(by)
+    if frame.empty or "node_limit" in keys:
+        return []
+    groups = frame.groupby(keys, sort=True) if keys else [((), frame)]
+    out = []
+    for key, rows in groups:
+        if rows["node_limit"].nunique() < 2:
+            continue
+        rows = rows.sort_values("node_limit", kind="stable")
+        deal = ["source", "code"]
+        decided = rows[rows["verdict"] != "unknown"].drop_duplicates(deal, keep="first")
+        done = set(zip(decided["source"], decided["code"]))
+        left = rows[[pair not in done for pair in zip(rows["source"], rows["code"])]]
+        final = pd.concat([decided, left.drop_duplicates(deal, keep="last")])
+        record = {k: plain(v) for k, v in zip(keys, key if isinstance(key, tuple) else (key,))}
+        record.update(counts(final["verdict"]))
+        record["at"] = [
+            {"node_limit": int(limit), **{v: int((part["verdict"] == v).sum()) for v in VERDICTS}}
+            for limit, part in final.groupby("node_limit", sort=True)
+        ]
+        out.append(record)
+    return out
+
+
+def settled_text(records: list[dict], by=DEFAULT_BY) -> str:
+    """The settled verdicts as text, one line per group (see :func:`settled`)."""
+    keys = by_columns(by)
+    labels = [[str(r[k]) for k in keys] for r in records]
+    widths = [max(len(cells[i]) for cells in labels) for i in range(len(keys))]
+    lines = []
+    for record, cells in zip(records, labels):
+        parts = []
+        for verdict in VERDICTS:
+            where = [f"{a[verdict]} at {a['node_limit']:,}" for a in record["at"] if a[verdict]]
+            parts.append(
+                f"{verdict} {record[verdict]}" + (f" ({', '.join(where)})" if where else "")
+            )
+        head = "  ".join(c.ljust(w) for c, w in zip(cells, widths))
+        lines.append(
+            f"{head}  {plural(record['deals'], 'deal')}: {', '.join(parts)}; "
+            f"win >= {pct(record['win_low'])} [{interval(record, 'win_low')}], "
+            f"win <= {pct(record['win_high'])} [{interval(record, 'win_high')}]"
+        )
+    return (
+        "Settled (each deal once, at the largest node limit it was run at; budgets "
+        "nest):\n" + "\n".join(lines)
+    )
+
+
 def hardest(frame: pd.DataFrame, n: int = 10) -> pd.DataFrame:
     """The n won deals that took the most nodes."""
     won = frame[frame["verdict"] == "won"]
@@ -288,6 +350,9 @@ def render(frame: pd.DataFrame, by=DEFAULT_BY, budgets=()) -> str:
             ]
         )
     text = align(header, rows, len(keys))
+    records = settled(frame, by)
+    if records:
+        text += "\n\n" + settled_text(records, by)
     if budgets:
         nested = budget_table(frame, budgets, by)
         header = keys + [

@@ -1,0 +1,202 @@
+"""``prove``: settle a deal for good, won or lost, with an exhaustive walk.
+
+The best-first search (``solve``) is fast at finding wins but keeps about
+470 bytes for each position it expands, so a deal it cannot win within its
+node limit stays ``unknown``. ``prove`` first runs that search; when it
+says ``unknown``, it walks every position reachable from the start, depth
+first, keeping only a seen set of 128-bit hashes (16 bytes a position) and
+the current path (``_prove.prove``). A walk that ends without a win visited
+every reachable position: the deal is ``lost``. A walk that finds a win
+gives a (long) line, which the line beam shortens and the reference rules
+replay before it is reported. A walk that runs out of memory, nodes or time
+says ``unknown`` and how far it got.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import SpiderError
+from ..interrupt import run_kernel
+from ..state import Action, Game, as_game, line_text
+from ..state._board import UNDO_SIZE
+from ..state.kernel import CARD_KEYS, STOCK_KEYS
+from ..state.packed import action_from_code, to_board
+from ..verdict import Verdict
+from . import _prove as P
+from .compiled import fresh_kernels
+from .memory import BASE_BYTES, available_bytes, size_text
+from .solver import DEFAULT_NODES, MAX_NODES, _solve_game, shorten_line
+from .verify import verify_win
+
+MAX_DEPTH = 1 << 18  # actions on the walk's path; a deeper path gives up (unknown)
+ACTIONS_PER_LEVEL = 24  # the action stack holds this many actions a level on average
+SLOT_BYTES = 16  # one position in the seen set: its two 64-bit hashes
+# the path: one level's undo record, its actions, start, count, index, line cell, its
+# columns' hashes and its position's hashes
+LEVEL_BYTES = 4 * UNDO_SIZE + 4 * ACTIONS_PER_LEVEL + 3 * 8 + 4 + 2 * 8 * 10 + 2 * 8
+MIN_MEMORY = BASE_BYTES + MAX_DEPTH * LEVEL_BYTES + (1 << 10) * SLOT_BYTES
+WHY_FULL = {
+    P.FULL_TABLE: "the seen set was full",
+    P.FULL_DEPTH: "the path was too deep",
+    P.FULL_ACTIONS: "the action stack was full",
+}
+
+
+@dataclass(frozen=True)
+class ProveResult:
+    """What ``prove`` found.
+
+    ``verdict`` is ``won``, ``lost`` or ``unknown``; ``by`` says which search
+    settled it (``search``: the best-first search within ``search_nodes``;
+    ``walk``: the exhaustive walk). ``nodes`` counts the walk's positions
+    entered (0 if the search settled it), ``seen`` the distinct positions it
+    recorded, ``max_depth`` its deepest path, ``memory`` the bytes its seen
+    set and path took, ``why`` why an ``unknown`` walk gave up.
+    """
+
+    verdict: Verdict
+    by: str
+    search_nodes: int
+    nodes: int
+    seen: int
+    max_depth: int
+    memory: int
+    seconds: float
+    line: tuple[Action, ...] | None = None
+    why: str = ""
+
+    def as_dict(self) -> dict:
+        return {
+            "verdict": self.verdict,
+            "by": self.by,
+            "search_nodes": self.search_nodes,
+            "nodes": self.nodes,
+            "seen": self.seen,
+            "max_depth": self.max_depth,
+            "memory": self.memory,
+            "seconds": round(self.seconds, 3),
+            "line": None if self.line is None else line_text(self.line),
+            "moves": None if self.line is None else len(self.line),
+            "why": self.why,
+        }
+
+
+def table_slots(memory: int) -> int:
+    """The largest power of two of seen-set slots that fits in ``memory`` bytes
+    with the path; at least 2**10."""
+    room = memory - BASE_BYTES - MAX_DEPTH * LEVEL_BYTES
+    slots = 1 << 10
+    while 2 * slots * SLOT_BYTES <= room:
+        slots *= 2
+    return slots
+
+
+def walk(game: Game, memory: int, nodes: int = MAX_NODES, every: bool = False):
+    """The exhaustive walk from ``game``: (verdict, line, result array, bytes).
+
+    ``every``: walk on past a win and count every reachable position."""
+    position = game.position
+    slots = table_slots(memory)
+    seen_lo = np.zeros(slots, np.uint64)
+    seen_hi = np.zeros(slots, np.uint64)
+    actions = np.empty(MAX_DEPTH * ACTIONS_PER_LEVEL, np.int32)
+    undos = np.empty((MAX_DEPTH, UNDO_SIZE), np.int32)
+    line = np.empty(MAX_DEPTH, np.int32)
+    result = np.zeros(P.N_RESULT, np.int64)
+    board = to_board(position, game.moves, game.score)
+    fresh_kernels()  # numba's cache does not see edits to the kernels the walk inlines
+    run_kernel(
+        P.prove,
+        board,
+        position.relaxed,
+        int(nodes),
+        every,
+        CARD_KEYS,
+        STOCK_KEYS,
+        seen_lo,
+        seen_hi,
+        actions,
+        undos,
+        line,
+        result,
+    )
+    used = slots * SLOT_BYTES + MAX_DEPTH * LEVEL_BYTES
+    verdict = {P.WON: Verdict.WON, P.LOST: Verdict.LOST, P.UNKNOWN: Verdict.UNKNOWN}[
+        int(result[P.P_VERDICT])
+    ]
+    won_line = None
+    if verdict == "won":
+        won_line = tuple(action_from_code(int(c)) for c in line[: int(result[P.P_DEPTH])])
+    return verdict, won_line, result, used
+
+
+def prove(
+    source,
+    memory: int | None = None,
+    search_nodes: int = DEFAULT_NODES,
+    nodes: int = MAX_NODES,
+    after: str = "",
+) -> ProveResult:
+    """Settle ``source`` (a game code, PySolFC name, Position or Game): won or lost.
+
+    The best-first search runs first, with ``search_nodes``; if it says
+    ``unknown``, the exhaustive walk runs with a seen set as large as
+    ``memory`` bytes allow (default: 80% of the memory available) and at
+    most ``nodes`` positions. A ``lost`` is reported only when the walk
+    visited every position reachable from the start; a ``won`` only after
+    its line replays with the reference rules.
+
+    >>> prove("SP1-S1C-AAAAAAD", memory=400 * 2**20).verdict
+    Verdict.WON
+    """
+    started = time.perf_counter()
+    game = as_game(source, after)
+    if memory is None:
+        free = available_bytes()
+        memory = int(0.8 * free) if free else 4 * 2**30
+    if memory < MIN_MEMORY:
+        raise SpiderError(
+            f"--memory {size_text(memory)} is too little for the walk: "
+            f"it needs at least {size_text(MIN_MEMORY)}"
+        )
+    first, _ = _solve_game(game, search_nodes)
+    if first.verdict != "unknown":
+        return ProveResult(
+            first.verdict,
+            "search",
+            first.nodes,
+            0,
+            0,
+            0,
+            0,
+            time.perf_counter() - started,
+            first.line,
+        )
+    verdict, line, result, used = walk(game, memory, nodes)
+    why = ""
+    if verdict == "won":
+        line = shorten_line(game, line)
+        verify_win(game, line)
+    elif verdict == "unknown":
+        full = int(result[P.P_FULL])
+        why = (
+            "stopped"
+            if result[P.P_STOPPED]
+            else WHY_FULL.get(full) or f"the node limit ({nodes:,}) was reached"
+        )
+    return ProveResult(
+        verdict,
+        "walk",
+        first.nodes,
+        int(result[P.P_NODES]),
+        int(result[P.P_SEEN]),
+        int(result[P.P_MAX_DEPTH]),
+        used,
+        time.perf_counter() - started,
+        line,
+        why,
+    )

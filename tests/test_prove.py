@@ -1,0 +1,215 @@
+"""The exhaustive walk (``solve --prove``): it sees every reachable position once.
+
+Checked against a reference walk with the reference rules that keys positions
+by their columns (each with the stock cards future deals put on it) in sorted
+order: on random small endgames, with and without a stock, the walk's verdict
+is the reference's, and for a lost position the number of positions it saw
+is exactly the number the reference counts.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from strategies import endgame_cases
+
+from spidersolve.errors import SpiderError
+from spidersolve.search import _prove as P
+from spidersolve.search.prove import MIN_MEMORY, prove, walk
+from spidersolve.search.verify import verify_win
+from spidersolve.state import Game, Position, legal_actions
+from spidersolve.state.rules import apply
+
+WALK_MEMORY = 400 * 2**20
+
+
+def _key(pos: Position):
+    """The position up to column order: each column with its future stock cards."""
+    deals = len(pos.stock) // 10
+    future = [tuple(pos.stock[10 * k + c] for k in range(deals)) for c in range(10)]
+    return len(pos.stock), tuple(sorted(zip(pos.down, pos.up, future)))
+
+
+def reference_walk(position: Position, cap: int):
+    """(verdict, every reachable position) by the reference rules; None past ``cap``."""
+    seen = {_key(position)}
+    stack = [position]
+    won = len(position.removed) == 8
+    while stack:
+        pos = stack.pop()
+        for action in legal_actions(pos):
+            child, _ = apply(pos, action)
+            won = won or len(child.removed) == 8
+            k = _key(child)
+            if k not in seen:
+                if len(seen) >= cap:
+                    return None
+                seen.add(k)
+                stack.append(child)
+    return ("won" if won else "lost"), len(seen)
+
+
+def reference_dfs(position: Position, limit: int, every: bool = False):
+    """The kernel's walk, step for step, with the reference rules: actions in
+    their documented order, a new child entered at once, the walk given up
+    when ``limit`` positions were entered (``every``: not at a win either).
+    (verdict, positions seen)."""
+    won = False
+    seen = {_key(position)}
+    stack = [iter(legal_actions(position))]
+    path = [position]
+    nodes = 1
+    while stack:
+        action = next(stack[-1], None)
+        if action is None:
+            stack.pop()
+            path.pop()
+            continue
+        child, _ = apply(path[-1], action)
+        if len(child.removed) == 8:
+            if not every:
+                return "won", len(seen)
+            won = True
+        k = _key(child)
+        if k in seen:
+            continue
+        seen.add(k)
+        if nodes >= limit:
+            return ("won" if won else "unknown"), len(seen)
+        nodes += 1
+        stack.append(iter(legal_actions(child)))
+        path.append(child)
+    return ("won" if won else "lost"), len(seen)
+
+
+# the lost endgames of the solver's exhaustive check (every position counted)
+SMALL = [
+    (pos, reference_walk(pos, 5000))
+    for pos, verdict in endgame_cases(60, seed=20261129)
+    if verdict == "lost"
+]
+
+
+def _walked(seed: int) -> Position:
+    """A position some random actions into a deal (1, 2 or 4 suits, either rules)."""
+    rng = random.Random(seed)
+    suits = rng.choice([1, 2, 4])
+    rules = "C" if suits == 1 else rng.choice("CR")
+    game = Game.start(f"SP1-S{suits}{rules}-AAAAA{'ABCDEFGH'[seed % 8]}{'ABCD'[seed % 4]}")
+    for _ in range(rng.randint(0, 40)):
+        actions = game.legal_actions()
+        if not actions:
+            break
+        game.push(rng.choice(actions))
+    return game.position
+
+
+def test_the_lost_endgames_are_there():
+    assert len(SMALL) >= 5 and max(count for _, (_, count) in SMALL) > 3
+
+
+@pytest.mark.parametrize("index", range(len(SMALL)))
+def test_walk_of_a_lost_endgame_sees_every_reachable_position_once(index):
+    pos, (verdict, count) = SMALL[index]
+    got, _, result, _ = walk(Game.start(pos), WALK_MEMORY)
+    assert (got, int(result[P.P_SEEN])) == ("lost", count), pos.to_text()
+
+
+@pytest.mark.parametrize("index", range(0, 60, 6))
+def test_walk_counts_every_position_past_a_win(index):
+    pos, verdict = endgame_cases(60, seed=20261129)[index]
+    limit = 400
+    got, line, result, _ = walk(Game.start(pos), WALK_MEMORY, limit, every=True)
+    want = reference_dfs(pos, limit, every=True)
+    assert (got, int(result[P.P_SEEN])) == want, pos.to_text()
+    if got == "won":
+        verify_win(Game.start(pos), line)
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_walk_is_the_reference_walk_step_for_step(seed):
+    pos = _walked(seed)
+    limit = 150
+    got, line, result, _ = walk(Game.start(pos), WALK_MEMORY, limit)
+    want = reference_dfs(pos, limit)
+    assert (got, int(result[P.P_SEEN])) == want, pos.to_text()
+
+
+def test_prove_settles_a_lost_endgame_with_the_walk():
+    pos, (_, count) = max((c for c in SMALL if c[1][0] == "lost"), key=lambda c: c[1][1])
+    result = prove(pos, memory=WALK_MEMORY, search_nodes=1)
+    assert (result.verdict, result.by, result.seen) == ("lost", "walk", count)
+
+
+def test_prove_reports_the_search_s_win_without_a_walk():
+    result = prove("SP1-S1C-AAAAAAD", memory=WALK_MEMORY)
+    assert (result.verdict, result.by, result.nodes) == ("won", "search", 0)
+    verify_win("SP1-S1C-AAAAAAD", result.line)
+
+
+def test_a_won_walk_line_is_shortened_and_replayed():
+    pos = next(p for p, v in endgame_cases(60, seed=20261129) if v == "won")
+    result = prove(pos, memory=WALK_MEMORY, search_nodes=1)
+    assert result.verdict == "won"
+    verify_win(Game.start(pos), result.line)
+
+
+def test_walk_is_unknown_at_its_node_limit_and_says_why():
+    result = prove("SP1-S4C-AAAAAAA", memory=WALK_MEMORY, search_nodes=10, nodes=1000)
+    assert (result.verdict, result.by, result.nodes) == ("unknown", "walk", 1000)
+    assert "node limit" in result.why
+
+
+def test_same_walk_twice_is_the_same():
+    a = prove("SP1-S4C-AAAAAAA", memory=WALK_MEMORY, search_nodes=10, nodes=5000)
+    b = prove("SP1-S4C-AAAAAAA", memory=WALK_MEMORY, search_nodes=10, nodes=5000)
+    assert (a.seen, a.max_depth) == (b.seen, b.max_depth)
+
+
+def test_too_little_memory_is_refused():
+    with pytest.raises(SpiderError, match="too little"):
+        prove("SP1-S1C-AAAAAAD", memory=MIN_MEMORY // 2)
+
+
+# --- the command line ----------------------------------------------------------------
+
+
+def _run(args, text=None):
+    from click.testing import CliRunner
+
+    from spidersolve.cli.main import cli
+
+    return CliRunner().invoke(cli, args, input=text)
+
+
+def test_solve_prove_walks_when_the_search_gives_up(tmp_path):
+    pos, (_, count) = max(SMALL, key=lambda c: c[1][1])
+    path = tmp_path / "lost.txt"
+    path.write_text(pos.to_text())
+    result = _run(["solve", str(path), "--nodes", "1", "--prove", "--memory", "500M"])
+    assert result.exit_code == 0, result.output
+    assert "verdict: lost" in result.output and "settled by: walk" in result.output
+    assert f"{count:,} seen" in result.output
+    assert "every reachable position was walked" in result.output
+
+
+def test_solve_prove_json_of_a_won_deal():
+    import json
+
+    result = _run(["solve", "SP1-S1C-AAAAAAD", "--prove", "--json", "--memory", "2G"])
+    assert result.exit_code == 0, result.output
+    obj = json.loads(result.stdout)
+    assert (obj["verdict"], obj["by"], obj["nodes"]) == ("won", "search", 0)
+    verify_win("SP1-S1C-AAAAAAD", obj["line"].split())
+
+
+def test_unknown_says_how_to_go_further():
+    result = _run(["solve", "SP1-S4C-AAAAAAA", "--nodes", "10"])
+    assert "try a larger --nodes, or --prove" in result.output
+
+
+def test_solve_prove_with_too_little_memory_is_refused():
+    result = _run(["solve", "SP1-S4C-AAAAAAA", "--nodes", "10", "--prove", "--memory", "250M"])
+    assert result.exit_code == 2
+    assert "too little for the walk" in result.output

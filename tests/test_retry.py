@@ -1,0 +1,266 @@
+"""``batch --retry``: escalation solves only the unknown deals again, and ``stats`` settles them."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from spidersolve.cli.main import cli
+from spidersolve.stats import load_results, settled
+from spidersolve.stats.store import KEY, VOLATILE
+
+# At 1,250 nodes some 1-suit deals are won and every 4-suit deal is unknown;
+# 20,000 nodes wins some of those (a few seconds in all).
+NODES = 1250
+
+
+def batch(out, *extra, deals="0:6", nodes=NODES, suits="1,4", code=0):
+    result = CliRunner().invoke(
+        cli,
+        [
+            "batch",
+            "--suits",
+            suits,
+            "--workers",
+            "1",
+            "--deals",
+            deals,
+            "--nodes",
+            str(nodes),
+            "--out",
+            str(out),
+            *extra,
+        ],
+    )
+    assert result.exit_code == code, (result.output, result.exception)
+    return result
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory):
+    """Deals 0..5 of 1 and 4 suits at NODES: some won, some unknown."""
+    out = tmp_path_factory.mktemp("retry") / "base"
+    batch(out, "--quiet")
+    rows = load_results(out)
+    assert set(rows["verdict"]) == {"won", "unknown"}
+    return out
+
+
+@pytest.fixture
+def results(base, tmp_path):
+    """A copy of the base run to escalate."""
+    return shutil.copytree(base, tmp_path / "res")
+
+
+def at(frame: pd.DataFrame, limit: int) -> pd.DataFrame:
+    return frame[frame["node_limit"] == limit].reset_index(drop=True)
+
+
+def unknown_codes(frame: pd.DataFrame, limit: int) -> list[str]:
+    rows = at(frame, limit)
+    return sorted(rows.loc[rows["verdict"] == "unknown", "code"])
+
+
+def test_retry_solves_only_the_deals_left_unknown(results):
+    before = load_results(results)
+    unknown = unknown_codes(before, NODES)
+    result = batch(results, "--retry", "20000")
+    assert result.stdout.startswith(
+        f"retry at 20,000 nodes: {len(unknown)} deals left unknown "
+        f"at 1,250, 0 already done, {len(unknown)} solved now: "
+    )
+    after = load_results(results)
+    pd.testing.assert_frame_equal(at(after, NODES), at(before, NODES))  # untouched
+    again = at(after, 20000)
+    assert sorted(again["code"]) == unknown  # the won deals are not solved again
+    assert not after.duplicated(KEY).any()
+    assert (again["nodes"] <= 20000).all() and set(again["verdict"]) == {"won", "unknown"}
+
+
+def test_a_rerun_adds_nothing(results):
+    batch(results, "--retry", "20000", "--quiet")
+    first = load_results(results)
+    result = batch(results, "--retry", "20000")
+    assert "all already done: nothing to do" in result.stdout
+    pd.testing.assert_frame_equal(load_results(results), first)  # times too
+
+
+def test_stats_settles_each_deal_at_its_largest_limit(results):
+    batch(results, "--retry", "20000", "--quiet")
+    frame = load_results(results)
+    result = CliRunner().invoke(cli, ["stats", str(results), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["missing"] == 0
+    assert [(g["suits"], g["node_limit"]) for g in report["groups"]] == [
+        (1, NODES),
+        (1, 20000),
+        (4, NODES),
+        (4, 20000),
+    ]  # the per-limit table as before
+    for record in report["settled"]:
+        rows = frame[frame["suits"] == record["suits"]]
+        base, again = at(rows, NODES), at(rows, 20000)
+        won_at_base = int((base["verdict"] == "won").sum())
+        won_again = int((again["verdict"] == "won").sum())
+        assert record["deals"] == len(base) == 6
+        assert record["won"] == won_at_base + won_again
+        assert record["unknown"] == int((again["verdict"] == "unknown").sum())
+        assert record["lost"] == 0
+        assert (
+            record["at"]
+            == [
+                {"node_limit": NODES, "won": won_at_base, "lost": 0, "unknown": 0},
+                {"node_limit": 20000, "won": won_again, "lost": 0, "unknown": record["unknown"]},
+            ][0 if won_at_base else 1 :]
+        )
+    text = CliRunner().invoke(cli, ["stats", str(results)]).stdout
+    assert "\n\nSettled (each deal once, at the largest node limit it was run at" in text
+    four = next(r for r in report["settled"] if r["suits"] == 4)
+    assert (
+        f"code  4  classic  6 deals: won {four['won']} ({four['won']} at 20,000), lost 0, "
+        f"unknown {four['unknown']} ({four['unknown']} at 20,000); win >= "
+    ) in text
+
+
+def test_one_limit_has_no_settled_line(base):
+    text = CliRunner().invoke(cli, ["stats", str(base)]).stdout
+    assert "Settled" not in text
+    report = json.loads(CliRunner().invoke(cli, ["stats", str(base), "--json"]).stdout)
+    assert "settled" not in report
+    assert settled(load_results(base)) == []
+
+
+def test_a_ladder_retries_what_the_rung_before_left_unknown(base, results, tmp_path):
+    result = batch(results, "--retry", "5000,2e4")
+    lines = result.stdout.splitlines()
+    assert [line.split(":")[0] for line in lines] == [
+        "retry at 5,000 nodes",
+        "retry at 20,000 nodes",
+    ]
+    frame = load_results(results)
+    assert sorted(at(frame, 5000)["code"]) == unknown_codes(frame, NODES)
+    assert sorted(at(frame, 20000)["code"]) == unknown_codes(frame, 5000)
+    assert 0 < len(at(frame, 20000)) < len(at(frame, 5000))
+    # the rung at 20,000 gives what a direct retry gives those deals: same search
+    direct = shutil.copytree(base, tmp_path / "direct")
+    batch(direct, "--retry", "20000", "--quiet")
+    direct_rows = at(load_results(direct), 20000)
+    direct_rows = direct_rows[direct_rows["code"].isin(at(frame, 20000)["code"])]
+    pd.testing.assert_frame_equal(
+        at(frame, 20000).drop(columns=VOLATILE),
+        direct_rows.drop(columns=VOLATILE).reset_index(drop=True),
+    )
+    assert (
+        batch(results, "--retry", "5000,20000")
+        .stdout.splitlines()[-1]
+        .endswith("all already done: nothing to do -> " + str(results))
+    )
+
+
+def test_deals_without_a_row_at_the_limit_are_not_solved(results):
+    result = batch(results, "--retry", "20000", deals="0:8")
+    assert result.stderr.splitlines() == [
+        "note: 4 deals have no row at 1,250 nodes (not solved): run without --retry first"
+    ]
+    assert set(load_results(results)["deal"]) == set(range(6))
+
+
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        (
+            ["--retry", "1250"],
+            "error: --retry: each node limit must be above --nodes and the one "
+            "before it, not 1,250 after 1,250",
+        ),
+        (
+            ["--retry", "5000,3000"],
+            "error: --retry: each node limit must be above --nodes and "
+            "the one before it, not 3,000 after 5,000",
+        ),
+        (["--retry", "x"], "error: --retry: 'x' is not a node count"),
+        (["--retry", "2e7", "--memory", "1G"], "error: --retry 20000000 may need"),
+        (["--retry", "20000", "--player", "honest"], "error: --retry is for --player solver"),
+    ],
+)
+def test_bad_retry_is_one_error_line(results, extra, message):
+    result = batch(results, *extra, code=2)
+    assert result.stderr.startswith(message) and len(result.stderr.splitlines()) == 1, result.stderr
+
+
+def test_retry_without_rows_at_the_limit_is_an_error(results):
+    result = batch(results, "--retry", "20000", nodes=1000, code=2)
+    assert result.stderr == (
+        "error: --retry: none of the 12 deals planned has a row at 1,000 "
+        f"nodes in '{results}': run without --retry first\n"
+    )
+    result = batch(results.parent / "empty", "--retry", "20000", code=2)
+    assert "none of the 12 deals planned has a row at 1,250 nodes" in result.stderr
+    assert not (results.parent / "empty").exists()
+
+
+def test_retry_rows_have_the_schema_of_the_first_run(results):
+    batch(results, "--retry", "20000", "--quiet")
+    frame = load_results(results)
+    again, base = at(frame, 20000), at(frame, NODES)
+    assert list(again.columns) == list(base.columns)
+    merged = again.merge(base, on=["source", "code"], suffixes=("", "_base"))
+    assert (merged["verdict_base"] == "unknown").all()
+    assert (merged["node_limit"] == 20000).all() and (merged["player"] == "solver").all()
+
+
+def test_stats_counts_the_deals_an_interrupted_retry_left(results):
+    from spidersolve.stats import plan, run_batch
+    from spidersolve.stats.batch import retry_plan
+
+    tasks = plan("code", [1, 4], ["classic"], range(6), nodes=NODES)
+    again, missing = retry_plan(results, tasks, 20000)
+    assert not missing and len(again) > 2
+    meta = {
+        "source": "code",
+        "suits": [1, 4],
+        "rules": ["classic"],
+        "deals": "0:6",
+        "settings": ["1 classic", "4 classic"],
+        "node_limit": 20000,
+        "player": "solver",
+        "retry_from": NODES,
+    }
+    run_batch(again[:2], results, settings_meta=meta)  # as if killed after two deals
+    report = json.loads(CliRunner().invoke(cli, ["stats", str(results), "--json"]).stdout)
+    assert (report["planned"], report["missing"]) == (12 + len(again), len(again) - 2)
+    assert batch(results, "--retry", "20000").stdout.startswith(
+        f"retry at 20,000 nodes: {len(again)} deals left unknown at 1,250, 2 already done, "
+        f"{len(again) - 2} solved now"
+    )
+
+
+def test_a_ladder_stops_where_nothing_is_left_unknown(results):
+    lines = batch(results, "--retry", "5000,20000", suits="1").stdout.splitlines()
+    assert lines[0].startswith(
+        "retry at 5,000 nodes: 1 deal left unknown at 1,250, 0 already "
+        "done, 1 solved now: won 1, lost 0, unknown 0 in "
+    )
+    assert lines[1:] == [
+        f"retry at 20,000 nodes: no deal left unknown at 5,000: nothing to do -> {results}"
+    ]
+    assert set(load_results(results)["node_limit"]) == {NODES, 5000}
+
+
+def test_settled_counts_a_deal_at_the_smallest_limit_that_decided_it(results):
+    batch(results, "--quiet", nodes=5000)  # every deal again at 5,000, not a retry
+    frame = load_results(results)
+    record = next(r for r in settled(frame) if r["suits"] == 1)
+    base = at(frame[frame["suits"] == 1], NODES)
+    won_at_base = int((base["verdict"] == "won").sum())
+    assert record["deals"] == 6 and record["won"] == 6
+    assert record["at"] == [
+        {"node_limit": NODES, "won": won_at_base, "lost": 0, "unknown": 0},
+        {"node_limit": 5000, "won": 6 - won_at_base, "lost": 0, "unknown": 0},
+    ]
+    assert settled(frame, by="suits,node_limit") == []  # groups of one limit
