@@ -245,21 +245,9 @@ def batch(
     else:
         workers = worker_count(workers, search_nodes, memory, option)
     backend = make_backend(workers, scheduler)
-    meta = {
-        "command": "spidersolve " + " ".join(sys.argv[1:]) if sys.argv else "",
-        "source": source,
-        "suits": suit_list,
-        "rules": rule_list,
-        "deals": deals,
-        "settings": [f"{s.suits} {s.rules}" for s in settings(source, suit_list, rule_list)],
-        "node_limit": limit,
-        "player": player,
-        "samples": samples if player == "honest" else None,
-        "seed": seed if player == "honest" else None,
-        "backend": backend.name,
-        "workers": getattr(backend, "slots", 1) if not scheduler else None,
-        "scheduler": scheduler,
-    }
+    meta = _run_meta(
+        source, suit_list, rule_list, deals, limit, player, samples, seed, backend, scheduler
+    )
 
     if progress is None:
         progress = sys.stderr.isatty()  # a bar in a log file is noise
@@ -287,6 +275,26 @@ def batch(
         if not quiet:
             click.echo(prefix + _summary(report, f"left unknown at {below:,}"))
         below = budget
+
+
+def _run_meta(source, suits, rules, deals, limit, player, samples, seed, backend, scheduler):
+    """The run's settings, as the results files record them (``settings_meta``)."""
+    honest = player == "honest"
+    return {
+        "command": "spidersolve " + " ".join(sys.argv[1:]) if sys.argv else "",
+        "source": source,
+        "suits": suits,
+        "rules": rules,
+        "deals": deals,
+        "settings": [f"{s.suits} {s.rules}" for s in settings(source, suits, rules)],
+        "node_limit": limit,
+        "player": player,
+        "samples": samples if honest else None,
+        "seed": seed if honest else None,
+        "backend": backend.name,
+        "workers": getattr(backend, "slots", 1) if not scheduler else None,
+        "scheduler": scheduler,
+    }
 
 
 def _run(tasks, out, backend, chunk, meta, repair, draw, desc):

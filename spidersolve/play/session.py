@@ -27,6 +27,10 @@ The table follows every command that changes it (an action, ``undo``,
 ``moves``, ``save``, ``help``, ``quit`` and an unknown command print only
 their own text. A refused command is not a move.
 
+In a game with unknown cards (``??``), ``turn 7 QH`` names the card an
+action turns up and ``deal 5D 6C ...`` the cards a deal lays down
+(:mod:`.naming`).
+
 A saved game (``save FILE``, see ``saved_game_text``) is position text, so
 every command reads it as the position reached; its comments hold the
 moves, the score and the line, and ``play FILE`` resumes it.
@@ -38,7 +42,7 @@ import re
 from collections import deque
 
 from ..board import PLAIN, Style, plural, table_text
-from ..cards import SUIT_NAMES, UNKNOWN, ascii_lower, parse_card
+from ..cards import SUIT_NAMES, ascii_lower
 from ..errors import SpiderError, shown
 from ..show import marked_cards
 from ..state import (
@@ -47,16 +51,15 @@ from ..state import (
     Game,
     HiddenCard,
     IllegalAction,
-    Position,
     legal_actions,
     line_text,
     why_illegal,
 )
 from ..state.position import N_COLS
-from ..state.visible import name_deal, name_down
 from ..state.words import action_outcome, outcome_sentence
 from .advice import hint_text, honest_hint_text
 from .moves import click_action, fitting_action, typed_form
+from .naming import CardNaming
 from .saved import saved_game_text
 
 MAX_UNDO = 100
@@ -86,7 +89,7 @@ commands (columns are 1..10):
 _MOVE = re.compile(r"(\d+)\s*>\s*(\d+)(?:\s*[xX]\s*(\d+))?", re.ASCII)
 
 
-class PlaySession:
+class PlaySession(CardNaming):
     """One game played command by command.
 
     Parameters
@@ -261,97 +264,6 @@ class PlaySession:
         self._undo.append(before)
         self._redo.clear()
         return self._arrive(action, before, after)
-
-    # -- a game with unknown cards (??): naming what turns up ----------------------
-    # Cards named so far, by their place in the start position: ("down", col, index)
-    # or ("stock", index); undo and restart keep them known.
-    _names: dict | None = None
-
-    def _name(self, named: Position) -> None:
-        """Make ``named`` (the position with cards just named) the game, and remember them."""
-        pos, first = self.game.position, self._first.position
-        names = self._names if self._names is not None else {}
-        for c in range(N_COLS):
-            for i, (old, new) in enumerate(zip(pos.down[c], named.down[c])):
-                if old != new:
-                    names[("down", c, i)] = new
-        shift = len(first.stock) - len(pos.stock)
-        for i, (old, new) in enumerate(zip(pos.stock, named.stock)):
-            if old != new:
-                names[("stock", shift + i)] = new
-        self._names = names
-        self.game = Game(named, self.game.moves, self.game.score)
-        self._first = self._known(self._first)
-        self._undo = deque((self._known(g) for g in self._undo), maxlen=MAX_UNDO)
-
-    def _known(self, game: Game) -> Game:
-        """``game`` with every card named so far filled in where it is still ``??``."""
-        if not self._names:
-            return game
-        pos = game.position
-        down = [list(col) for col in pos.down]
-        stock = list(pos.stock)
-        shift = len(self._first.position.stock) - len(stock)
-        for place, card in self._names.items():
-            if place[0] == "down":
-                _kind, c, i = place
-                if i < len(down[c]) and down[c][i] == UNKNOWN:
-                    down[c][i] = card
-            elif 0 <= place[1] - shift < len(stock) and stock[place[1] - shift] == UNKNOWN:
-                stock[place[1] - shift] = card
-        known = Position.make(pos.suits, pos.rules, down, pos.up, stock, pos.removed)
-        return Game(known, game.moves, game.score)
-
-    def _ask_for_card(self, action: Action, err: HiddenCard) -> str:
-        if err.col is None:
-            return (
-                "refused: the next ten stock cards are not known: name them as they are "
-                "dealt, column 1 first: deal CARD CARD ... (ten cards)"
-            )
-        self._pending = (action, err.col)
-        col = err.col + 1
-        return (
-            f"{action.text()}: a face-down card turns up in column {col}: name it with "
-            f"'turn {col} CARD' (or cancel)"
-        )
-
-    def _turn(self, rest: str) -> str:
-        """``turn COL CARD``: the card that turned up in column COL."""
-        if self._pending is None:
-            return (
-                "refused: no card is waiting to be named: turn COL CARD names the card an "
-                "action turns up, after the action"
-            )
-        action, col = self._pending
-        parts = rest.split()
-        if len(parts) != 2 or not (parts[0].isascii() and parts[0].isdigit()):
-            return f"refused: write turn {col + 1} CARD, for example turn {col + 1} QH"
-        if int(parts[0]) != col + 1:
-            return f"refused: the card that turns up is in column {col + 1}, not {parts[0]}"
-        try:
-            card = parse_card(parts[1])
-            named = name_down(self.game.position, col, card)
-        except SpiderError as err:
-            return f"refused: {err}"
-        self._pending = None
-        self._name(named)
-        return self._play(action)
-
-    def _deal_named(self, cards_text: str) -> str:
-        """``deal C1 ... C10``: deal, naming the ten cards as they fall, column 1 first."""
-        if self._pending is not None:
-            action, col = self._pending
-            return f"refused: {action.text()} waits for the card in column {col + 1} first"
-        try:
-            cards = [parse_card(tok) for tok in cards_text.split()]
-            named = name_deal(self.game.position, cards)
-        except SpiderError as err:
-            return f"refused: {err}"
-        reason = why_illegal(named, DEAL)
-        if reason:
-            return f"refused: deal: {reason}"
-        self._name(named)
-        return self._play(DEAL)
 
     def _arrive(self, action: Action, before: Game, after: Game, verb: str = "") -> str:
         """Make ``after`` the game, reached by ``action`` from ``before``; say so."""

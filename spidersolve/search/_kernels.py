@@ -2,8 +2,8 @@
 
 The pieces live beside it: the heuristic's terms in ``_terms.py``, the
 transposition table and hashes in ``_table.py``, the heap and growable
-buffers in ``_heap.py``. Arrays the search keeps (all preallocated,
-doubled when full):
+buffers in ``_heap.py``, the frontier's keys and order in ``_frontier.py``.
+Arrays the search keeps (all preallocated, doubled when full):
 
 - expanded nodes: ``node_packed[n]`` the 112-byte packed position of the
   n-th position taken from the frontier, ``node_entry[n]`` its entry,
@@ -40,14 +40,12 @@ from ..state._board import DEAL, JIT, MAX_ACTIONS, N_COLS, NREMOVED, NSTOCK, UND
 from ..state._hashing import combine
 from ..state._kernels import apply_action, gen_actions, undo_action
 from ..state._packing import PACKED_SIZE, pack, unpack
-from ._heap import grow, heap_pop, heap_push
+from ._frontier import PRIORITY_OFFSET, entry_priority, heap_key, next_entry, row_widths
+from ._heap import grow, heap_push
 from ._table import DEAL_LEVELS, column_hashes, moved_hash, stock_parts, tt_insert, tt_rebuild
 from ._terms import (
     N_COL_TERMS,
     N_WEIGHTS,
-    W_DEPTH,
-    W_SPARE,
-    W_WIDTH,
     column_terms_into,
     features,
     first_empty_column,
@@ -57,13 +55,9 @@ from ._terms import (
     value_of,
 )
 
-PRIORITY_OFFSET = 1 << 30
-ENTRY_MASK = 0xFFFFFFFF  # equal priorities: the newest entry first
 # entry numbers are int32 in the table; a search that generates this many
 # positions (tens of GB) stops as unknown
 MAX_ENTRIES = (1 << 31) - 1 - 4096
-# a beam row's priority: depth first (this much a layer), then the value
-BEAM_LAYER = 1 << 14
 
 WON, LOST, UNKNOWN = 1, 2, 0
 # the slots of ``search``'s result array (int64[RESULT_SIZE])
@@ -81,76 +75,28 @@ STOP_EVERY = 1024
 
 
 @njit(**JIT)
-def heap_key(priority, entry):
-    """The frontier key of ``entry``: by priority, then newest first."""
-    return (np.int64(priority) << 32) | (ENTRY_MASK - entry)
+def _new_entries(cap):
+    """Entry arrays with room for ``cap`` entries, none done.
 
-
-@njit(**JIT)
-def key_entry(key):
-    """The entry of a frontier key (``heap_key``)."""
-    return ENTRY_MASK - (key & ENTRY_MASK)
-
-
-@njit(**JIT)
-def _entry_depth(entry, ent_parent, node_depth):
-    parent = ent_parent[entry]
-    return 0 if parent < 0 else node_depth[parent] + 1
-
-
-@njit(**JIT)
-def _next_entry(heaps, sizes, turn, waiting, widths, given, ent_parent, node_depth, ent_done):
-    """The next entry to expand, taking the heaps in turn, and the state after it.
-
-    Returns (entry, turn, waiting, given, dropped): entry -1 when the
-    frontier is empty; ``given`` widened if a depth needed it; ``dropped``
-    True if a beam heap dropped a position. Copies another heap gave out
-    already are dropped first, so an exhausted frontier is seen as such even
-    when the limit is reached on the same step.
+    (ent_parent, ent_action, ent_lo, ent_hi, ent_done): see the module's docstring.
     """
-    dropped = False
-    n_heaps = sizes.shape[0]
-    while waiting > 0:
-        h = turn
-        if sizes[h] == 0:
-            turn = (turn + 1) % n_heaps
-            continue
-        key = heap_pop(heaps[h], sizes[h])
-        sizes[h] -= 1
-        waiting -= 1
-        candidate = key_entry(key)
-        width = widths[h // DEAL_LEVELS]
-        if width > 0:
-            d = _entry_depth(candidate, ent_parent, node_depth)
-            if d >= given.shape[1]:
-                wider = np.zeros((given.shape[0], 2 * d), np.int32)
-                wider[:, : given.shape[1]] = given
-                given = wider
-            if given[h, d] >= width:
-                dropped = True
-                continue
-            given[h, d] += 1
-        if not ent_done[candidate]:
-            return candidate, turn, waiting, given, dropped
-    return -1, turn, waiting, given, dropped
+    return (
+        np.empty(cap, np.int32),
+        np.empty(cap, np.uint16),
+        np.empty(cap, np.uint64),
+        np.empty(cap, np.uint64),
+        np.zeros(cap, np.uint8),
+    )
 
 
 @njit(**JIT)
-def _priority(row, width, score, spare, depth):
-    """A new entry's priority on a heap of ``row`` (``width`` its beam width, or 0).
+def _grow_entries(ent_parent, ent_action, ent_lo, ent_hi, ent_done, table, n_entries):
+    """The entry arrays and the table, with room for ``MAX_ACTIONS`` more entries.
 
-    ``score`` is its value, ``spare`` 1 for a spare action to it, ``depth``
-    its parent's depth. A beam row ranks by depth first.
+    The arrays are doubled until they fit, the table rebuilt twice as big
+    until it is at most half full with them.
     """
-    priority = score + row[W_SPARE] * spare + PRIORITY_OFFSET
-    if width > 0:
-        return min(priority + BEAM_LAYER * (depth + 1), (1 << 31) - 1)
-    return priority + row[W_DEPTH] * (depth + 1)
-
-
-@njit(**JIT)
-def _grow_entries(ent_parent, ent_action, ent_lo, ent_hi, ent_done, n_needed):
-    """The entry arrays, doubled until ``n_needed`` entries fit."""
+    n_needed = n_entries + MAX_ACTIONS
     while n_needed > ent_parent.shape[0]:
         old = ent_parent.shape[0]
         ent_parent = grow(ent_parent)
@@ -159,7 +105,9 @@ def _grow_entries(ent_parent, ent_action, ent_lo, ent_hi, ent_done, n_needed):
         ent_hi = grow(ent_hi)
         ent_done = grow(ent_done)
         ent_done[old:] = 0
-    return ent_parent, ent_action, ent_lo, ent_hi, ent_done
+    while 2 * n_needed > table.shape[0]:
+        table = tt_rebuild(ent_lo, ent_hi, n_entries, 2 * table.shape[0])
+    return ent_parent, ent_action, ent_lo, ent_hi, ent_done, table
 
 
 @njit(**JIT)
@@ -238,11 +186,36 @@ def _expand(
                 h = DEAL_LEVELS * k + level
                 if sizes[h] >= heaps[h].shape[0]:
                     heaps[h] = grow(heaps[h])
-                priority = _priority(weights[k], widths[k], score, spare, depth)
+                priority = entry_priority(weights[k], widths[k], score, spare, depth)
                 sizes[h] = heap_push(heaps[h], sizes[h], heap_key(priority, n_entries))
             n_entries += 1
         undo_action(board, undo)
     return -1, n_entries
+
+
+@njit(**JIT)
+def _new_nodes(node_limit):
+    """Expanded-node arrays (node_packed, node_entry, node_depth), grown as needed."""
+    node_cap = min(node_limit, 1 << 16) + 1
+    node_packed = np.empty((node_cap, PACKED_SIZE), np.uint8)
+    node_entry = np.empty(node_cap, np.int32)
+    node_depth = np.empty(node_cap, np.int32)
+    return node_packed, node_entry, node_depth
+
+
+@njit(**JIT)
+def _restore(board, root, entry, ent_parent, ent_action, node_packed, node_depth, undo):
+    """Set ``board`` to the position of ``entry``; returns its depth.
+
+    An entry's position is its parent node's, played on by its action.
+    """
+    parent = ent_parent[entry]
+    if parent < 0:
+        board[:] = root
+        return 0
+    unpack(node_packed[parent], board)
+    apply_action(board, np.int32(ent_action[entry]), undo)
+    return node_depth[parent] + 1
 
 
 @njit(**JIT)
@@ -261,18 +234,6 @@ def _store_node(board, node, entry, depth, node_packed, node_entry, node_depth):
 
 
 @njit(**JIT)
-def _row_widths(weights):
-    """Each row's beam width (0 if not a beam), and whether some row is not a beam."""
-    widths = np.zeros(weights.shape[0], np.int64)
-    exhaustive = False  # some row drops nothing
-    for k in range(weights.shape[0]):
-        widths[k] = weights[k, W_WIDTH]
-        if widths[k] <= 0:
-            exhaustive = True
-    return widths, exhaustive
-
-
-@njit(**JIT)
 def _push_root(root, card_keys, parts, table, ent_lo, ent_hi, ent_parent, ent_action, heaps, sizes):
     """Make ``root`` entry 0 (in the table) and queue it on every row's heap."""
     col_lo = np.empty(N_COLS, np.uint64)
@@ -288,6 +249,24 @@ def _push_root(root, card_keys, parts, table, ent_lo, ent_hi, ent_parent, ent_ac
     for k in range(sizes.shape[0] // DEAL_LEVELS):
         h = DEAL_LEVELS * k + level
         sizes[h] = heap_push(heaps[h], 0, heap_key(PRIORITY_OFFSET, 0))
+
+
+@njit(**JIT)
+def _start_result(result):
+    """``result`` before the search: unknown, no winning node, no best entry."""
+    result[RESULT_VERDICT] = UNKNOWN
+    result[RESULT_WIN_NODE] = -1
+    result[RESULT_WIN_ACTION] = -1
+    result[RESULT_BEST_ENTRY] = -1
+    result[RESULT_BEST_VALUE] = 1 << 40
+
+
+@njit(**JIT)
+def _end_result(result, verdict, nodes, n_entries):
+    """The slots of ``result`` every end of the search writes."""
+    result[RESULT_VERDICT] = verdict
+    result[RESULT_NODES] = nodes
+    result[RESULT_ENTRIES] = n_entries
 
 
 @njit(**JIT)
@@ -327,36 +306,25 @@ def search(root, relaxed, node_limit, weights, card_keys, stock_keys, result, st
     deal_lo = np.empty(N_COLS, np.uint64)
     deal_hi = np.empty(N_COLS, np.uint64)
     parts = stock_parts(root, stock_keys)
-    node_cap = min(node_limit, 1 << 16) + 1
-    node_packed = np.empty((node_cap, PACKED_SIZE), np.uint8)
-    node_entry = np.empty(node_cap, np.int32)
-    node_depth = np.empty(node_cap, np.int32)
-    ent_parent = np.empty(1 << 16, np.int32)
-    ent_action = np.empty(1 << 16, np.uint16)
-    ent_lo = np.empty(1 << 16, np.uint64)
-    ent_hi = np.empty(1 << 16, np.uint64)
-    ent_done = np.zeros(1 << 16, np.uint8)
+    node_packed, node_entry, node_depth = _new_nodes(node_limit)
+    ent_parent, ent_action, ent_lo, ent_hi, ent_done = _new_entries(1 << 16)
     n_heuristics = weights.shape[0]
     n_heaps = DEAL_LEVELS * n_heuristics
     heaps = [np.empty(1 << 12, np.int64) for _ in range(n_heaps)]
     sizes = np.zeros(n_heaps, np.int64)
     turn = 0
     table = np.full(1 << 17, -1, np.int32)
-    widths, exhaustive = _row_widths(weights)
+    widths, exhaustive = row_widths(weights)
     given = np.zeros((n_heaps, 256), np.int32)  # beam heaps: given out per depth
     dropped = False
     _push_root(root, card_keys, parts, table, ent_lo, ent_hi, ent_parent, ent_action, heaps, sizes)
     n_entries = 1
     waiting = n_heuristics
     nodes = 0
-    result[RESULT_VERDICT] = UNKNOWN
-    result[RESULT_WIN_NODE] = -1
-    result[RESULT_WIN_ACTION] = -1
-    result[RESULT_BEST_ENTRY] = -1
-    result[RESULT_BEST_VALUE] = 1 << 40
+    _start_result(result)
 
     while True:
-        entry, turn, waiting, given, drop = _next_entry(
+        entry, turn, waiting, given, drop = next_entry(
             heaps, sizes, turn, waiting, widths, given, ent_parent, node_depth, ent_done
         )
         dropped = dropped or drop
@@ -364,30 +332,20 @@ def search(root, relaxed, node_limit, weights, card_keys, stock_keys, result, st
             break
         stopped = (nodes & (STOP_EVERY - 1)) == 0 and stop[0] != 0
         if stopped or nodes >= node_limit or n_entries >= MAX_ENTRIES:
-            result[RESULT_NODES] = nodes
             result[RESULT_STOPPED] = 1 if stopped else 0
-            result[RESULT_ENTRIES] = n_entries
+            _end_result(result, UNKNOWN, nodes, n_entries)
             return node_entry[:nodes], ent_parent[:n_entries], ent_action[:n_entries]
         ent_done[entry] = 1
         turn = (turn + 1) % n_heaps
-        parent = ent_parent[entry]
-        if parent < 0:
-            board[:] = root
-            depth = 0
-        else:
-            unpack(node_packed[parent], board)
-            apply_action(board, np.int32(ent_action[entry]), undo)
-            depth = node_depth[parent] + 1
+        depth = _restore(board, root, entry, ent_parent, ent_action, node_packed, node_depth, undo)
         node = nodes
         nodes += 1
         node_packed, node_entry, node_depth = _store_node(
             board, node, entry, depth, node_packed, node_entry, node_depth
         )
-        ent_parent, ent_action, ent_lo, ent_hi, ent_done = _grow_entries(
-            ent_parent, ent_action, ent_lo, ent_hi, ent_done, n_entries + MAX_ACTIONS
+        ent_parent, ent_action, ent_lo, ent_hi, ent_done, table = _grow_entries(
+            ent_parent, ent_action, ent_lo, ent_hi, ent_done, table, n_entries
         )
-        while 2 * (n_entries + MAX_ACTIONS) > table.shape[0]:
-            table = tt_rebuild(ent_lo, ent_hi, n_entries, 2 * table.shape[0])
         won, now = _expand(
             board,
             node,
@@ -419,16 +377,12 @@ def search(root, relaxed, node_limit, weights, card_keys, stock_keys, result, st
             deal_hi,
         )
         if won >= 0:
-            result[RESULT_VERDICT] = WON
-            result[RESULT_NODES] = nodes
+            _end_result(result, WON, nodes, now)
             result[RESULT_WIN_NODE] = node
             result[RESULT_WIN_ACTION] = won
-            result[RESULT_ENTRIES] = now
             return node_entry[:nodes], ent_parent[:now], ent_action[:now]
         waiting += n_heuristics * (now - n_entries)
         n_entries = now
 
-    result[RESULT_VERDICT] = LOST if exhaustive or not dropped else UNKNOWN
-    result[RESULT_NODES] = nodes
-    result[RESULT_ENTRIES] = n_entries
+    _end_result(result, LOST if exhaustive or not dropped else UNKNOWN, nodes, n_entries)
     return node_entry[:nodes], ent_parent[:n_entries], ent_action[:n_entries]

@@ -9,16 +9,29 @@ in an earlier layer is not kept again (its shortest path is known); when
 the known line passes through such a position, the line is cut short there
 at once (a shortcut), and the beam goes on from that position's layer with
 the new line. The caller replays the result with the reference rules.
+
+The kept nodes and the candidates of a layer, and how the best candidates
+are kept, are in ``_kept.py``.
 """
 
 import numpy as np
 from numba import njit
 
 from ..state._board import DEAL, FD, JIT, LEN, MAX_ACTIONS, N_COLS, NREMOVED, NSTOCK, UNDO_SIZE
-from ..state._hashing import column_zobrist, combine_exact, placed_hash
+from ..state._hashing import combine_exact
 from ..state._kernels import apply_action, gen_actions, undo_action
-from ..state._packing import PACKED_CARDS, PACKED_REMOVED, PACKED_SIZE, pack, unpack
-from ._heap import grow, grow_rows
+from ..state._packing import PACKED_SIZE, pack, unpack
+from ._kept import (
+    KEPT_CAP,
+    _board_value,
+    _grow_candidates,
+    _grow_kept,
+    _keep_best,
+    _moved_key,
+    _new_candidates,
+    _node_columns,
+    _same_position,
+)
 from ._kernels import STOP_EVERY
 from ._table import DEAL_LEVELS, stock_parts, tt_rebuild, tt_slot
 from ._terms import W_REMOVED, column_value, first_empty_column, is_spare, splits_run
@@ -67,26 +80,6 @@ def _path(parent, action, node, out):
         out[k] = action[x]
         x = parent[x]
     return n
-
-
-@njit(**JIT)
-def _board_value(board, col_value, weights):
-    """The heuristic value (no depth or spare terms) from column shares."""
-    value = -weights[W_REMOVED] * board[NREMOVED]
-    for c in range(N_COLS):
-        value += col_value[c]
-    return value
-
-
-@njit(**JIT)
-def _same_position(nodes, x, board, scratch):
-    """True if kept node ``x`` holds the same columns and stock as ``board``."""
-    pack(board, scratch)
-    for i in range(PACKED_SIZE):
-        # not the order of the runs removed, the moves and the score
-        if (i < PACKED_REMOVED or i >= PACKED_CARDS) and nodes[x, i] != scratch[i]:
-            return False
-    return True
 
 
 # what expanding a node or a layer came to
@@ -181,119 +174,126 @@ def _expand_node(
 
 
 @njit(**JIT)
-def _take_shortcut(parent, action, seen, path, out, best, depth):
+def _expand_layer(
+    lo,
+    hi,
+    guide,
+    next_action,
+    expanded,
+    stop,
+    board,
+    relaxed,
+    prune,
+    actions,
+    undo,
+    kept,
+    weights,
+    card_keys,
+    stock_part,
+    deal_hash,
+    deal_value,
+    table,
+    scratch,
+    cands,
+):
+    """Expand the kept nodes ``lo..hi-1`` (a layer) into candidates, until one ends it.
+
+    ``guide``: the known line's node in the layer, ``next_action`` its next
+    action. ``expanded`` counts the nodes expanded so far; ``stop`` is
+    polled on it. Returns (status, node, action, seen, expanded, n_cand,
+    guide_cand, cands): ``cands`` grown as needed; for a status other than
+    ``GO_ON``, the node that ended the layer and ``_expand_node``'s action
+    and seen.
+    """
+    packed, _parent, _action, keys, col_hash, col_value = kept
+    c_key, c_parent, c_action, c_hash, c_level = cands
+    n_cand = 0
+    guide_cand = -1
+    status = GO_ON
+    node = lo
+    a = 0
+    seen = -1
+    for node in range(lo, hi):
+        if (expanded & (STOP_EVERY - 1)) == 0 and stop[0] != 0:
+            status = STOPPED
+            break
+        if n_cand + MAX_ACTIONS > c_key.shape[0]:
+            c_key, c_parent, c_action, c_hash, c_level = _grow_candidates(
+                c_key, c_parent, c_action, c_hash, c_level, n_cand + MAX_ACTIONS
+            )
+        unpack(packed[node], board)
+        expanded += 1
+        status, n_cand, guide_cand, a, seen = _expand_node(
+            node,
+            board,
+            node == guide,
+            next_action,
+            relaxed,
+            prune,
+            actions,
+            undo,
+            col_hash[node],
+            col_value[node],
+            keys[node],
+            weights,
+            card_keys,
+            stock_part,
+            deal_hash,
+            deal_value,
+            table,
+            keys,
+            packed,
+            scratch,
+            c_key,
+            c_parent,
+            c_action,
+            c_hash,
+            c_level,
+            n_cand,
+            guide_cand,
+        )
+        if status != GO_ON:
+            break
+    cands = (c_key, c_parent, c_action, c_hash, c_level)
+    return status, node, a, seen, expanded, n_cand, guide_cand, cands
+
+
+@njit(**JIT)
+def _take_shortcut(kept, seen, path, out, best, depth, layer_start, table):
     """Cut the known line ``out[:best]`` short at kept node ``seen``, met at ``depth + 1``.
 
-    Returns (the new length, the depth of ``seen``).
+    The new line runs through kept nodes up to ``seen`` (at a depth no
+    greater than this one); the beam starts again from the layer of
+    ``seen``, and the nodes kept after it are dropped. Returns (the new
+    length, the depth of ``seen``, that layer's first and end nodes, the
+    number of nodes kept, the table).
     """
+    _packed, parent, action, keys, _col_hash, _col_value = kept
     k = _path(parent, action, seen, path)
     rest = best - depth - 1
     for j in range(rest):
         path[k + j] = out[depth + 1 + j]
     best = k + rest
     out[:best] = path[:best]
-    return best, k
+    lo = layer_start[k]
+    hi = layer_start[k + 1]
+    table = tt_rebuild(keys, keys, hi, table.shape[0])
+    return best, k, lo, hi, hi, table
 
 
 @njit(**JIT)
-def _keep_best(
-    board,
-    undo,
-    width,
-    n_cand,
-    guide_cand,
-    c_key,
-    c_parent,
-    c_action,
-    c_hash,
-    c_level,
-    table,
-    keys,
-    packed,
-    parent,
-    action,
-    col_hash,
-    col_value,
-    n_nodes,
-    card_keys,
-    stock_part,
-    weights,
-    scratch,
-):
-    """Keep the best ``width`` candidates of each level, and the known line's child.
-
-    The kept-node arrays must have room for them. Returns (table, n_nodes,
-    the known line's kept child, collision): the table rebuilt when it
-    filled; collision True if the known line's child, reached from another
-    parent too, is not the same position.
-    """
-    order = np.argsort(c_key[:n_cand])
-    taken = np.zeros(DEAL_LEVELS, np.int64)
-    new_guide = -1
-    collision = False
-    for r in range(n_cand):
-        cand = order[r]
-        lvl = c_level[cand]
-        if taken[lvl] >= width and cand != guide_cand:
-            continue
-        slot = tt_slot(table, keys, keys, c_hash[cand], c_hash[cand])
-        x = table[slot]
-        if x < 0:
-            taken[lvl] += 1
-            x = n_nodes
-            n_nodes += 1
-            p = c_parent[cand]
-            a = c_action[cand]
-            unpack(packed[p], board)
-            apply_action(board, a, undo)
-            pack(board, packed[x])
-            parent[x] = p
-            action[x] = a
-            keys[x] = c_hash[cand]
-            col_hash[x] = col_hash[p]
-            col_value[x] = col_value[p]
-            if a == DEAL:
-                _node_columns(
-                    board, -1, -1, col_hash[x], col_value[x], card_keys, stock_part, weights
-                )
-            else:
-                _node_columns(
-                    board,
-                    a >> 12,
-                    (a >> 8) & 15,
-                    col_hash[x],
-                    col_value[x],
-                    card_keys,
-                    stock_part,
-                    weights,
-                )
-            table[slot] = x
-            if 2 * n_nodes > table.shape[0]:
-                table = tt_rebuild(keys, keys, n_nodes, 2 * table.shape[0])
-        elif cand == guide_cand:
-            # the known line's child was reached from another parent of
-            # this layer too (kept earlier in this pass): check it is the same
-            unpack(packed[c_parent[cand]], board)
-            apply_action(board, c_action[cand], undo)
-            if not _same_position(packed, x, board, scratch):
-                collision = True
-        if cand == guide_cand:
-            new_guide = x
-    return table, n_nodes, new_guide, collision
-
-
-KEPT_CAP = 1 << 12  # kept nodes and candidates the beam starts with room for
+def _won_line(kept, node, last, path, out):
+    """The line to kept node ``node``, then ``last``, into ``out``; returns its length."""
+    _packed, parent, action, _keys, _col_hash, _col_value = kept
+    k = _path(parent, action, node, path)
+    path[k] = last
+    out[: k + 1] = path[: k + 1]
+    return k + 1
 
 
 @njit(**JIT)
 def _kept_root(root, card_keys, stock_part, weights):
-    """The kept-node arrays, holding ``root`` as node 0, and their table.
-
-    (packed, parent, action, keys, col_hash, col_value, table): node x's
-    packed position, parent node (-1 for the root), the action from it, its
-    64-bit key, its columns' hashes and shares of the value; the table holds
-    kept nodes by key (the search's table, one key in both halves).
-    """
+    """The kept nodes (``kept``, see ``_kept.py``), ``root`` as node 0, and their table."""
     packed = np.zeros((KEPT_CAP, PACKED_SIZE), np.uint8)
     parent = np.empty(KEPT_CAP, np.int64)
     action = np.empty(KEPT_CAP, np.int32)
@@ -307,32 +307,7 @@ def _kept_root(root, card_keys, stock_part, weights):
     _node_columns(root, -1, -1, col_hash[0], col_value[0], card_keys, stock_part, weights)
     keys[0] = combine_exact(col_hash[0], root, 0)
     table[tt_slot(table, keys, keys, keys[0], keys[0])] = 0
-    return packed, parent, action, keys, col_hash, col_value, table
-
-
-@njit(**JIT)
-def _grow_kept(packed, col_hash, col_value, parent, action, keys, n_needed):
-    """The kept-node arrays, doubled until ``n_needed`` nodes fit."""
-    while n_needed > packed.shape[0]:
-        packed = grow_rows(packed)
-        col_hash = grow_rows(col_hash)
-        col_value = grow_rows(col_value)
-        parent = grow(parent)
-        action = grow(action)
-        keys = grow(keys)
-    return packed, col_hash, col_value, parent, action, keys
-
-
-@njit(**JIT)
-def _grow_candidates(c_key, c_parent, c_action, c_hash, c_level, n_needed):
-    """The candidate arrays, doubled until ``n_needed`` candidates fit."""
-    while n_needed > c_key.shape[0]:
-        c_key = grow(c_key)
-        c_parent = grow(c_parent)
-        c_action = grow(c_action)
-        c_hash = grow(c_hash)
-        c_level = grow(c_level)
-    return c_key, c_parent, c_action, c_hash, c_level
+    return (packed, parent, action, keys, col_hash, col_value), table
 
 
 @njit(**JIT)
@@ -369,15 +344,8 @@ def beam(
     deal_value = np.empty(N_COLS, np.int64)
     stock_part = stock_parts(root, stock_keys)[0]
 
-    packed, parent, action, keys, col_hash, col_value, table = _kept_root(
-        root, card_keys, stock_part, weights
-    )
-    # candidates of one layer
-    c_key = np.empty(KEPT_CAP, np.int64)  # value << 32 | candidate number
-    c_parent = np.empty(KEPT_CAP, np.int64)
-    c_action = np.empty(KEPT_CAP, np.int32)
-    c_hash = np.empty(KEPT_CAP, np.uint64)
-    c_level = np.empty(KEPT_CAP, np.int64)
+    kept, table = _kept_root(root, card_keys, stock_part, weights)
+    cands = _new_candidates(KEPT_CAP)  # of one layer
     n_nodes = 1
     layer_lo = 0
     layer_hi = 1
@@ -388,79 +356,42 @@ def beam(
     stopped = False
     depth = 0
     while depth + 1 < best and layer_hi > layer_lo and expanded < node_budget:
-        n_cand = 0
-        guide_cand = -1
-        status = GO_ON
-        for node in range(layer_lo, layer_hi):
-            if (expanded & (STOP_EVERY - 1)) == 0 and stop[0] != 0:
-                status = STOPPED
-                break
-            if n_cand + MAX_ACTIONS > c_key.shape[0]:
-                c_key, c_parent, c_action, c_hash, c_level = _grow_candidates(
-                    c_key, c_parent, c_action, c_hash, c_level, n_cand + MAX_ACTIONS
-                )
-            unpack(packed[node], board)
-            expanded += 1
-            status, n_cand, guide_cand, a, seen = _expand_node(
-                node,
-                board,
-                node == guide,
-                out[depth],
-                relaxed,
-                prune,
-                actions,
-                undo,
-                col_hash[node],
-                col_value[node],
-                keys[node],
-                weights,
-                card_keys,
-                stock_part,
-                deal_hash,
-                deal_value,
-                table,
-                keys,
-                packed,
-                scratch,
-                c_key,
-                c_parent,
-                c_action,
-                c_hash,
-                c_level,
-                n_cand,
-                guide_cand,
-            )
-            if status != GO_ON:
-                break
+        status, node, a, seen, expanded, n_cand, guide_cand, cands = _expand_layer(
+            layer_lo,
+            layer_hi,
+            guide,
+            out[depth],
+            expanded,
+            stop,
+            board,
+            relaxed,
+            prune,
+            actions,
+            undo,
+            kept,
+            weights,
+            card_keys,
+            stock_part,
+            deal_hash,
+            deal_value,
+            table,
+            scratch,
+            cands,
+        )
         if status == COLLISION or status == STOPPED:
             stopped = status == STOPPED
             break
         if status == WON:
-            k = _path(parent, action, node, path)
-            path[k] = a
-            best = k + 1
-            out[:best] = path[:best]
+            best = _won_line(kept, node, a, path, out)
             break
         if status == SHORTCUT:
-            # the new line runs through kept nodes up to the position it met
-            # (at a depth <= this one); start again from that layer, with
-            # that position as the guide
-            best, depth = _take_shortcut(parent, action, seen, path, out, best, depth)
-            layer_lo = layer_start[depth]
-            layer_hi = layer_start[depth + 1]
-            n_nodes = layer_hi
-            table = tt_rebuild(keys, keys, n_nodes, table.shape[0])
+            # start again from the layer of the position met, with it as the guide
+            best, depth, layer_lo, layer_hi, n_nodes, table = _take_shortcut(
+                kept, seen, path, out, best, depth, layer_start, table
+            )
             guide = seen
             continue
-        packed, col_hash, col_value, parent, action, keys = _grow_kept(
-            packed,
-            col_hash,
-            col_value,
-            parent,
-            action,
-            keys,
-            n_nodes + min(n_cand, DEAL_LEVELS * width + 1),
-        )
+        kept = _grow_kept(kept, n_nodes + min(n_cand, DEAL_LEVELS * width + 1))
         new_lo = n_nodes
         table, n_nodes, guide, collision = _keep_best(
             board,
@@ -468,18 +399,9 @@ def beam(
             width,
             n_cand,
             guide_cand,
-            c_key,
-            c_parent,
-            c_action,
-            c_hash,
-            c_level,
+            cands,
             table,
-            keys,
-            packed,
-            parent,
-            action,
-            col_hash,
-            col_value,
+            kept,
             n_nodes,
             card_keys,
             stock_part,
@@ -495,24 +417,3 @@ def beam(
     stats[0] = expanded
     stats[1] = 1 if stopped else 0
     return best
-
-
-@njit(**JIT)
-def _node_columns(board, src, dst, hashes, values, card_keys, stock_part, weights):
-    """Column hashes and value shares of ``board``: columns src and dst, or all if src < 0."""
-    level = board[NSTOCK] // 10
-    for c in range(N_COLS):
-        if src < 0 or c == src or c == dst:
-            hashes[c] = column_zobrist(board, c, card_keys, 0) ^ stock_part[level, c]
-            values[c] = column_value(board, c, weights)
-
-
-@njit(**JIT)
-def _moved_key(key, hashes, board, action, card_keys, stock_part):
-    """The key of ``board`` just after the move ``action`` from a position with
-    ``key`` and column hashes ``hashes``: only the two columns it touched change."""
-    level = board[NSTOCK] // 10
-    for c in (action >> 12, (action >> 8) & 15):
-        now = column_zobrist(board, c, card_keys, 0) ^ stock_part[level, c]
-        key ^= placed_hash(hashes[c], c, 0) ^ placed_hash(now, c, 0)
-    return key
