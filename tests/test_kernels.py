@@ -611,3 +611,32 @@ def test_the_stale_cache_check_covers_every_kernel_file_of_state_and_search():
     } <= names
     assert not {name for folder, name in names if name in ("solver.py", "compiled.py")}
     assert {path.parent.name for path in kernel_sources("state")} == {"state"}
+
+
+def test_stale_state_caches_are_dropped_before_perft_and_the_first_search_bug(
+    tmp_path, monkeypatch
+):
+    # After an edit to a state kernel file, the state kernels' cache files
+    # were older than their sources: nothing dropped them, so every perft
+    # run said "compiling the numba kernels" again.
+    import os
+
+    from spidersolve.cli.options import announce_compile
+    from spidersolve.search import compiled
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    folder = compiled.cache_dir("state")
+    folder.mkdir(parents=True, exist_ok=True)
+    oldest = min(path.stat().st_mtime for path in compiled.kernel_sources("state"))
+    stale = [folder / "_kernels.perft-1.py311.nbi", folder / "_kernels.perft-1.py311.1.nbc"]
+    for path in stale:
+        path.write_bytes(b"")
+        os.utime(path, (oldest - 1000, oldest - 1000))
+    announce_compile("state", "perft")
+    assert not any(path.exists() for path in stale)
+    for path in stale:
+        path.write_bytes(b"")
+        os.utime(path, (oldest - 1000, oldest - 1000))
+    monkeypatch.setattr(compiled, "_checked", False)
+    compiled.fresh_kernels()
+    assert not any(path.exists() for path in stale)

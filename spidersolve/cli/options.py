@@ -232,8 +232,9 @@ def announce_compile(
 
     ``shorten``: the line-shortening beam (``search/_lines.py``) is needed too.
     """
-    from ..search.compiled import is_compiled
+    from ..search.compiled import drop_stale_caches, is_compiled
 
+    drop_stale_caches(package)  # stale files would be compiled again (and said so each time)
     missing = not is_compiled(package, kernel)
     if shorten:
         missing = missing or not is_compiled("search", "beam", "_lines")

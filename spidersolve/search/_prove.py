@@ -84,6 +84,22 @@ def _insert(seen_lo, seen_hi, lo, hi):
 
 
 @njit(**JIT)
+def _record_line(actions, starts, index, level, line):
+    """The path's actions, levels 0..level, into ``line``."""
+    for d in range(level + 1):
+        line[d] = actions[starts[d] + index[d] - 1]
+
+
+@njit(**JIT)
+def _finish(result, won, nodes, deepest, seen):
+    if won:
+        result[P_VERDICT] = WON
+    result[P_NODES] = nodes
+    result[P_MAX_DEPTH] = deepest
+    result[P_SEEN] = seen
+
+
+@njit(**JIT)
 def prove(
     root,
     relaxed,
@@ -154,8 +170,7 @@ def prove(
         index[level] += 1
         apply_action(board, action, undos[level])
         if board[NREMOVED] == 8 and not won:
-            for d in range(level + 1):
-                line[d] = actions[starts[d] + index[d] - 1]
+            _record_line(actions, starts, index, level, line)
             won = True
             result[P_DEPTH] = level + 1
             if not every:
@@ -180,11 +195,8 @@ def prove(
             undo_action(board, undos[level])
             continue
         seen += 1
-        if nodes >= node_limit:
-            undo_action(board, undos[level])
-            break
-        if (nodes & (STOP_EVERY - 1)) == 0 and stop[0] != 0:
-            result[P_STOPPED] = 1
+        if nodes >= node_limit or ((nodes & (STOP_EVERY - 1)) == 0 and stop[0] != 0):
+            result[P_STOPPED] = 1 if nodes < node_limit else 0
             undo_action(board, undos[level])
             break
         nodes += 1
@@ -203,8 +215,4 @@ def prove(
         index[level] = 0
         if level > deepest:
             deepest = level
-    if won:
-        result[P_VERDICT] = WON
-    result[P_NODES] = nodes
-    result[P_MAX_DEPTH] = deepest
-    result[P_SEEN] = seen
+    _finish(result, won, nodes, deepest, seen)

@@ -136,7 +136,8 @@ def fresh_kernels() -> None:
     global _checked
     if not _checked:
         _checked = True
-        try:
-            drop_stale_caches("search")
-        except OSError:  # never stop a search over the cache
-            pass
+        for package in ("state", "search"):
+            try:
+                drop_stale_caches(package)
+            except OSError:  # never stop a search over the cache
+                pass
