@@ -213,3 +213,9 @@ def test_solve_prove_with_too_little_memory_is_refused():
     result = _run(["solve", "SP1-S4C-AAAAAAA", "--nodes", "10", "--prove", "--memory", "250M"])
     assert result.exit_code == 2
     assert "too little for the walk" in result.output
+
+
+def test_solve_prove_with_page_or_words_is_refused():
+    result = _run(["solve", "SP1-S1C-AAAAAAD", "--prove", "--words", "--shorten"])
+    assert result.exit_code == 2
+    assert "--prove does not combine with --words, --shorten" in result.output

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from ..board import plural
+from ..errors import SpiderError
 from ..search import DEFAULT_NODES, HINT_NODES, hint, solve
 from ..search.honest import DEFAULT_SEED, HONEST_NODES, HONEST_SAMPLES, default_workers
 from ..search.memory import NODE_COST_TEXT
@@ -88,6 +89,14 @@ def solve_command(source, after, nodes, memory, words, html_path, shorten, prove
     rules before it is printed. --html FILE also writes the winning line as a
     solution page (see 'spidersolve show').
     """
+    if prove and (words or html_path or shorten):
+        given = [
+            n for n, v in (("--words", words), ("--html", html_path), ("--shorten", shorten)) if v
+        ]
+        raise SpiderError(
+            f"--prove does not combine with {', '.join(given)}: solve the deal "
+            "without --prove for them"
+        )
     game, name = _prepare(source, after, nodes, memory, shorten)
     if prove:
         _prove(game, nodes, memory, as_json)
