@@ -219,3 +219,16 @@ def test_solve_prove_with_page_or_words_is_refused():
     result = _run(["solve", "SP1-S1C-AAAAAAD", "--prove", "--words", "--shorten"])
     assert result.exit_code == 2
     assert "--prove does not combine with --words, --shorten" in result.output
+
+
+def test_walk_path_grows_with_memory_bug():
+    # SP1-S4C-AAAAAAA's walk went 262,143 actions deep within 1.7 million
+    # positions at --memory 1G and gave up ("the path was too deep"), with
+    # the advice "run it again", which changes nothing.
+    from spidersolve.search.prove import MIN_DEPTH, path_levels, table_slots
+
+    assert path_levels(400 * 2**20) == MIN_DEPTH
+    assert path_levels(8 * 2**30) > 5 * MIN_DEPTH
+    assert table_slots(8 * 2**30) == 2**28  # the seen set keeps the lion's share
+    result = prove("SP1-S4C-AAAAAAA", memory=WALK_MEMORY, search_nodes=10, nodes=400_000)
+    assert result.max_depth < MIN_DEPTH or result.why == "the path was too deep"

@@ -167,7 +167,7 @@ def _prove(game: Game, nodes: int, memory: int | None, as_json: bool) -> None:
     elif result.verdict == "lost":
         click.echo("no winning line exists: every reachable position was walked")
     else:
-        advice = "raise --memory" if "seen set" in result.why else "run it again"
+        advice = "run it again" if result.why == "stopped" else "raise --memory"
         click.echo(f"no proof: the walk gave up ({result.why}); {advice}")
 
 

@@ -32,13 +32,14 @@ from .memory import BASE_BYTES, available_bytes, size_text
 from .solver import DEFAULT_NODES, MAX_NODES, _solve_game, shorten_line
 from .verify import verify_win
 
-MAX_DEPTH = 1 << 18  # actions on the walk's path; a deeper path gives up (unknown)
+MIN_DEPTH = 1 << 18  # levels of the walk's path at least; a deeper path gives up (unknown)
+PATH_SHARE = 8  # the path takes up to 1/8 of the walk's memory, the seen set the rest
 ACTIONS_PER_LEVEL = 24  # the action stack holds this many actions a level on average
 SLOT_BYTES = 16  # one position in the seen set: its two 64-bit hashes
 # the path: one level's undo record, its actions, start, count, index, line cell, its
 # columns' hashes and its position's hashes
 LEVEL_BYTES = 4 * UNDO_SIZE + 4 * ACTIONS_PER_LEVEL + 3 * 8 + 4 + 2 * 8 * 10 + 2 * 8
-MIN_MEMORY = BASE_BYTES + MAX_DEPTH * LEVEL_BYTES + (1 << 10) * SLOT_BYTES
+MIN_MEMORY = BASE_BYTES + MIN_DEPTH * LEVEL_BYTES + (1 << 10) * SLOT_BYTES
 WHY_FULL = {
     P.FULL_TABLE: "the seen set was full",
     P.FULL_DEPTH: "the path was too deep",
@@ -85,10 +86,16 @@ class ProveResult:
         }
 
 
+def path_levels(memory: int) -> int:
+    """Levels of the walk's path for ``memory`` bytes: 1/``PATH_SHARE`` of it,
+    at least ``MIN_DEPTH`` (a walk can go as deep as it has positions)."""
+    return max(MIN_DEPTH, (memory - BASE_BYTES) // PATH_SHARE // LEVEL_BYTES)
+
+
 def table_slots(memory: int) -> int:
     """The largest power of two of seen-set slots that fits in ``memory`` bytes
-    with the path; at least 2**10."""
-    room = memory - BASE_BYTES - MAX_DEPTH * LEVEL_BYTES
+    beside the path; at least 2**10."""
+    room = memory - BASE_BYTES - path_levels(memory) * LEVEL_BYTES
     slots = 1 << 10
     while 2 * slots * SLOT_BYTES <= room:
         slots *= 2
@@ -103,9 +110,10 @@ def walk(game: Game, memory: int, nodes: int = MAX_NODES, every: bool = False):
     slots = table_slots(memory)
     seen_lo = np.zeros(slots, np.uint64)
     seen_hi = np.zeros(slots, np.uint64)
-    actions = np.empty(MAX_DEPTH * ACTIONS_PER_LEVEL, np.int32)
-    undos = np.empty((MAX_DEPTH, UNDO_SIZE), np.int32)
-    line = np.empty(MAX_DEPTH, np.int32)
+    depth = path_levels(memory)
+    actions = np.empty(depth * ACTIONS_PER_LEVEL, np.int32)
+    undos = np.empty((depth, UNDO_SIZE), np.int32)
+    line = np.empty(depth, np.int32)
     result = np.zeros(P.N_RESULT, np.int64)
     board = to_board(position, game.moves, game.score)
     fresh_kernels()  # numba's cache does not see edits to the kernels the walk inlines
@@ -124,7 +132,7 @@ def walk(game: Game, memory: int, nodes: int = MAX_NODES, every: bool = False):
         line,
         result,
     )
-    used = slots * SLOT_BYTES + MAX_DEPTH * LEVEL_BYTES
+    used = slots * SLOT_BYTES + depth * LEVEL_BYTES
     verdict = {P.WON: Verdict.WON, P.LOST: Verdict.LOST, P.UNKNOWN: Verdict.UNKNOWN}[
         int(result[P.P_VERDICT])
     ]
