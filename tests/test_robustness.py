@@ -1255,3 +1255,24 @@ def test_an_honest_batch_checks_memory_without_a_node_limit_and_reads_back(tmp_p
     stats = json.loads(run("stats", str(out), "--json").stdout)
     assert stats["groups"] == [] and stats["missing"] == 0
     assert [(h["games"], h["samples"], h["node_limit"]) for h in stats["honest"]] == [(1, 1, 2000)]
+
+
+def test_the_checksum_error_is_the_one_docs_robustness_shows(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    monkeypatch.chdir(tmp_path)
+    small_batch(Path("res"))
+    path = Path("res") / "results.parquet"
+    table = pq.read_table(path)
+    i = table.schema.get_field_index("nodes")
+    table = table.set_column(i, table.schema.field(i), pc.add(table.column(i), 1))
+    pq.write_table(table, path)  # the schema's metadata (and its sha256) kept
+    result = run("stats", "res")
+    assert result.exit_code == 2
+    shown = (Path(__file__).parent.parent / "docs" / "robustness.md").read_text()
+    line = result.output.strip().splitlines()[-1]
+    assert line.startswith("error: results file 'res/results.parquet' is damaged")
+    assert line in shown
