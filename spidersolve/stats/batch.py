@@ -272,37 +272,28 @@ def _not_done(store: ResultStore, tasks: list[Task]) -> list[Task]:
     return [t for t in tasks if t.key not in _keys(store.load())]
 
 
-def _keys(frame) -> set:
-    """The key of every row (``store.KEY``, as ``Task.key`` gives it)."""
-    return set(
-        zip(
-            frame["source"],
-            frame["code"],
-            frame["node_limit"].astype(int),
-            frame["player"],
-            frame["samples"].astype(int),
-            frame["seed"].astype(int),
-        )
+def _row_keys(frame):
+    """The key of each row, in order (``store.KEY``, as ``Task.key`` gives it)."""
+    return zip(
+        frame["source"],
+        frame["code"],
+        frame["node_limit"].astype(int),
+        frame["player"],
+        frame["samples"].astype(int),
+        frame["seed"].astype(int),
     )
+
+
+def _keys(frame) -> set:
+    """The key of every row."""
+    return set(_row_keys(frame))
 
 
 def row_verdicts(frame) -> dict:
     """The verdict of every row, by its key (``store.KEY``, as ``Task.key`` gives it)."""
     if frame.empty:
         return {}
-    return dict(
-        zip(
-            zip(
-                frame["source"],
-                frame["code"],
-                frame["node_limit"].astype(int),
-                frame["player"],
-                frame["samples"].astype(int),
-                frame["seed"].astype(int),
-            ),
-            frame["verdict"],
-        )
-    )
+    return dict(zip(_row_keys(frame), frame["verdict"]))
 
 
 def retry_plan(out, tasks: list[Task], budget: int) -> tuple[list[Task], list[Task]]:

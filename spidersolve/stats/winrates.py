@@ -79,6 +79,21 @@ def verdicts_within(frame: pd.DataFrame, budget: int) -> pd.Series:
     return out
 
 
+# the keys of ``counts``, in its order
+COUNT_COLUMNS = [
+    "deals",
+    "won",
+    "lost",
+    "unknown",
+    "win_low",
+    "win_low_ci_low",
+    "win_low_ci_high",
+    "win_high",
+    "win_high_ci_low",
+    "win_high_ci_high",
+]
+
+
 def counts(verdicts: pd.Series) -> dict:
     """Deals, won, lost, unknown and both bounds of the win rate with Wilson's interval."""
     n = int(len(verdicts))
@@ -134,16 +149,7 @@ def summary(frame: pd.DataFrame, by=DEFAULT_BY) -> pd.DataFrame:
         )
         records.append(record)
     columns = keys + [
-        "deals",
-        "won",
-        "lost",
-        "unknown",
-        "win_low",
-        "win_low_ci_low",
-        "win_low_ci_high",
-        "win_high",
-        "win_high_ci_low",
-        "win_high_ci_high",
+        *COUNT_COLUMNS,
         "nodes_median",
         "nodes_p95",
         "seconds_median",
@@ -165,19 +171,7 @@ def budget_table(frame: pd.DataFrame, budgets, by=DEFAULT_BY) -> pd.DataFrame:
             record["budget"] = int(budget)
             record.update(counts(verdicts_within(rows, budget)))
             records.append(record)
-    columns = keys + [
-        "budget",
-        "deals",
-        "won",
-        "lost",
-        "unknown",
-        "win_low",
-        "win_low_ci_low",
-        "win_low_ci_high",
-        "win_high",
-        "win_high_ci_low",
-        "win_high_ci_high",
-    ]
+    columns = keys + ["budget", *COUNT_COLUMNS]
     return pd.DataFrame.from_records(records, columns=columns)
 
 
