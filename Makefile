@@ -6,10 +6,14 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# the search kernel compiled ahead of time (spidersolve/search/native.py), rebuilt when a
+# kernel source changes; without it (no C compiler) the search runs numba's kernels
+NATIVE := $(VENV)/.native
+KERNEL_SOURCES := $(wildcard spidersolve/state/*.py spidersolve/search/*.py)
 
 .PHONY: test check run setup clean bench
 
-setup: $(STAMP)
+setup: $(STAMP) $(NATIVE)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,7 +21,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-test: check
+$(NATIVE): $(STAMP) $(KERNEL_SOURCES)
+	$(BIN)/python -m spidersolve.search.build || echo "make: the search runs numba's kernels"
+	touch $(NATIVE)
+
+test: check $(NATIVE)
 	$(BIN)/python -m pytest -q
 
 # Lint, format and types; the configuration is in pyproject.toml.
@@ -29,7 +37,7 @@ check: $(STAMP)
 # The main job: the first 100 deals of 1, 2 and 4 suits (Classic) at the default
 # budget of 1,000,000 nodes, then the win-rate table. Resumable: a second run
 # reuses results/main and only prints the table.
-run: $(STAMP)
+run: $(STAMP) $(NATIVE)
 	$(BIN)/spidersolve batch --suits 1,2,4 --deals 0:100 --out results/main
 	$(BIN)/spidersolve stats results/main --budgets 10000,167000
 
@@ -39,11 +47,12 @@ run: $(STAMP)
 # hours on the full deal set, so HONEST sets its options: the default is a
 # short run; `make bench HONEST=` runs deals 0..99 of 1, 2 and 4 suits.
 HONEST ?= --suits 1 --deals 0:10
-bench: $(STAMP)
+bench: $(STAMP) $(NATIVE)
 	$(BIN)/python benchmarks/perft.py
 	$(BIN)/python benchmarks/solve_power.py
 	$(BIN)/python benchmarks/solve_power.py --shorten
 	$(BIN)/python benchmarks/hint_latency.py
+	$(BIN)/python benchmarks/solve_process.py --deals 30
 	$(BIN)/python benchmarks/hint_latency.py --suits 4 --deals 5
 	$(BIN)/python benchmarks/hint_latency.py --suits 4 --deals 5 --honest
 	$(BIN)/python benchmarks/winrates.py

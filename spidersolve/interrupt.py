@@ -120,3 +120,38 @@ class ThreadPool:
     def __exit__(self, *exc):
         self.close()
         return False
+
+
+def run_native(kernel, *args):
+    """``kernel(*args, stop)`` for a compiled kernel that holds Python's lock while it runs.
+
+    Such a kernel (``search/native.py``) runs in the main thread, where no
+    Python code runs until it returns, so no Python signal handler can set
+    its flag. The flag is instead the first 8 bytes of an in-memory file
+    (``os.memfd_create``) mapped into memory, made the process's signal
+    wake-up file (``signal.set_wakeup_fd``): on Ctrl-C, Python's C-level
+    handler writes the signal's number into that file at once, the kernel
+    sees a flag that is not 0 and returns within milliseconds, and Python
+    then raises ``KeyboardInterrupt`` as usual. The previous wake-up file
+    is put back afterwards. Main thread only (``signal`` requires it).
+    """
+    import mmap
+    import os
+    import signal
+
+    fd = os.memfd_create("spidersolve-stop", getattr(os, "MFD_CLOEXEC", 0))
+    try:
+        os.ftruncate(fd, mmap.PAGESIZE)
+        os.set_blocking(fd, False)  # set_wakeup_fd refuses a blocking file
+        with mmap.mmap(fd, mmap.PAGESIZE) as shared:
+            stop = np.frombuffer(shared, np.int64, 1)
+            try:
+                previous = signal.set_wakeup_fd(fd, warn_on_full_buffer=False)
+                try:
+                    return kernel(*args, stop)
+                finally:
+                    signal.set_wakeup_fd(previous)
+            finally:
+                del stop  # the map cannot close while an array shows it
+    finally:
+        os.close(fd)

@@ -172,6 +172,7 @@ def test_solve_command_rejects_a_zero_node_limit():
 
 def test_first_run_says_it_compiles(tmp_path, monkeypatch):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # an empty cache
+    monkeypatch.setenv("SPIDERSOLVE_NATIVE", "0")  # numba's kernels (see test_native.py)
     out = run("hint", "SP1-S1C-AAAAAAD", "--json")
     assert out.exit_code == 0
     assert out.stderr.startswith("compiling the numba kernels")
@@ -231,6 +232,7 @@ def test_shorten_says_it_compiles_the_beam_the_first_time(tmp_path, monkeypatch)
     from spidersolve.search.compiled import cache_dir
 
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("SPIDERSOLVE_NATIVE", "0")
     cache = cache_dir("search")
     cache.mkdir()
     (cache / "_kernels.search-1.py311.nbi").write_bytes(b"")

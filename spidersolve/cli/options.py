@@ -226,14 +226,22 @@ def needs_full_knowledge(position: Position, what: str) -> None:
 
 
 def announce_compile(
-    package: str = "search", kernel: str = "search", shorten: bool = False
+    package: str = "search", kernel: str = "search", shorten: bool = False, native: bool = True
 ) -> None:
     """Say on stderr, once, that the first run compiles the numba kernels.
 
     ``shorten``: the line-shortening beam (``search/_lines.py``) is needed too.
+    ``native``: the compiled extension (``search/native.py``) may run the
+    search; a search it runs compiles nothing, and nothing is said. Not for
+    searches on worker threads (the honest player's) or other kernels.
     """
     from ..search.compiled import drop_stale_caches, is_compiled
 
+    if native and (package, kernel, shorten) == ("search", "search", False):
+        from ..search.native import native_kernel
+
+        if native_kernel("search") is not None:
+            return
     drop_stale_caches(package)  # stale files would be compiled again (and said so each time)
     missing = not is_compiled(package, kernel)
     if shorten:

@@ -37,11 +37,13 @@ def _nodes_option(default):
     )
 
 
-def _prepare(source, after, nodes, memory, shorten: bool = False) -> tuple[Game, str]:
+def _prepare(
+    source, after, nodes, memory, shorten: bool = False, native: bool = True
+) -> tuple[Game, str]:
     game, name = start_game(source, after)
     needs_full_knowledge(game.position, "solved")
     check_search_memory(nodes, memory)
-    announce_compile(shorten=shorten)
+    announce_compile(shorten=shorten, native=native)
     return game, name
 
 
@@ -97,7 +99,7 @@ def solve_command(source, after, nodes, memory, words, html_path, shorten, prove
             f"--prove does not combine with {', '.join(given)}: solve the deal "
             "without --prove for them"
         )
-    game, name = _prepare(source, after, nodes, memory, shorten)
+    game, name = _prepare(source, after, nodes, memory, shorten, native=not prove)
     if prove:
         _prove(game, nodes, memory, as_json)
         return
@@ -227,7 +229,7 @@ def hint_command(source, after, nodes, memory, show_line, honest, samples, seed,
         check_search_memory(
             nodes or HONEST_NODES[game.position.suits], memory, workers, threads=True
         )
-        announce_compile()
+        announce_compile(native=False)
         _honest_hint(game, nodes, samples, seed, as_json, workers)
         return
     check_search_memory(nodes or HINT_NODES, memory)

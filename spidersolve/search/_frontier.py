@@ -9,8 +9,8 @@ each depth (``given``).
 """
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
 from ..state._board import JIT
 from ._heap import heap_pop
 from ._table import DEAL_LEVELS

@@ -6,8 +6,8 @@ would not fit.
 """
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
 from ..state._board import JIT
 
 

@@ -13,8 +13,8 @@ table, one key in both halves).
 """
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
 from ..state._board import DEAL, JIT, N_COLS, NREMOVED, NSTOCK
 from ..state._hashing import column_zobrist, placed_hash
 from ..state._kernels import apply_action

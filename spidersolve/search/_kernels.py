@@ -34,8 +34,8 @@ kernel file is newer.
 """
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
 from ..state._board import DEAL, JIT, MAX_ACTIONS, N_COLS, NREMOVED, NSTOCK, UNDO_SIZE
 from ..state._hashing import combine
 from ..state._kernels import apply_action, gen_actions, undo_action

@@ -15,8 +15,8 @@ are kept, are in ``_kept.py``.
 """
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
 from ..state._board import DEAL, FD, JIT, LEN, MAX_ACTIONS, N_COLS, NREMOVED, NSTOCK, UNDO_SIZE
 from ..state._hashing import combine_exact
 from ..state._kernels import apply_action, gen_actions, undo_action

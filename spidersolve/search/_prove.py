@@ -15,8 +15,8 @@ skipped position was, or is being, walked from where it was first seen.
 """
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
 from ..state._board import DEAL, JIT, MAX_ACTIONS, N_COLS, NREMOVED
 from ..state._hashing import column_hash, combine, mix
 from ..state._kernels import apply_action, gen_actions, undo_action

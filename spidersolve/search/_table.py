@@ -11,8 +11,8 @@ A position's canonical hash is ``combine`` of its columns' hashes
 """
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
 from ..state._board import JIT, N_COLS, NSTOCK
 from ..state._hashing import column_stock_hash, column_zobrist, mix
 

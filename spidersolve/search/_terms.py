@@ -11,8 +11,8 @@ only the two columns the move touched.
 """
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
 from ..state._board import CAP, DEAL, FD, JIT, LEN, N_COLS, NREMOVED, NSTOCK
 
 # weights[i] for the term terms[i]

@@ -17,6 +17,7 @@ from . import _kernels as K
 from . import _lines as L
 from .compiled import fresh_kernels
 from .heuristic import beam_weights, weight_rows
+from .native import run_search_kernel
 from .verify import verify_win
 
 DEFAULT_NODES = 1_000_000
@@ -128,7 +129,7 @@ class _Search:
         weights = weight_rows(weights)  # the named configurations as the kernel's rows
         fresh_kernels()  # numba's cache does not see edits to the kernels a kernel inlines
         self.result = np.zeros(K.RESULT_SIZE, np.int64)
-        self.node_entry, self.ent_parent, self.ent_action = run_kernel(
+        self.node_entry, self.ent_parent, self.ent_action = run_search_kernel(
             K.search,
             to_board(position),
             position.relaxed,

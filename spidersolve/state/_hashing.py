@@ -16,8 +16,8 @@ keys and finalizers, so together they make 128 bits):
 """
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
 from ._board import CAP, FD, JIT, LEN, N_COLS, NSTOCK, STOCK
 
 KEY_SEED = 0x5D1DE5

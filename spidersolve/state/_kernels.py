@@ -8,8 +8,8 @@ n_cards ascending, then the deal.
 """
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
 from ._board import (
     CAP,
     DEAL,

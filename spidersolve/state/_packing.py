@@ -25,8 +25,8 @@ and number of runs removed).
 """
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
 from ._board import CAP, FD, JIT, LEN, MOVES, N_COLS, NREMOVED, NSTOCK, REMOVED, SCORE, STOCK
 
 PACKED_SIZE = 112

@@ -138,7 +138,8 @@ class BatchReport:
 
 def versions() -> dict:
     """The versions of spidersolve, Python and the libraries a run's rows depend on."""
-    import numba
+    from importlib.metadata import version
+
     import numpy
     import pandas
     import pyarrow
@@ -147,7 +148,7 @@ def versions() -> dict:
         "spidersolve": __version__,
         "python": platform.python_version(),
         "numpy": numpy.__version__,
-        "numba": numba.__version__,
+        "numba": version("numba"),  # without importing it (search/native.py)
         "pandas": pandas.__version__,
         "pyarrow": pyarrow.__version__,
         "platform": platform.platform(),

@@ -1,0 +1,134 @@
+"""The compiled search kernel (``search/native.py``) against numba's, and when each runs.
+
+``make setup`` builds the extension; these tests fail when it is missing or
+was built from other kernel sources (run ``python -m spidersolve.search.build``).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import threading
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from spidersolve.cli.main import cli
+from spidersolve.search import _kernels as K
+from spidersolve.search import native, solve
+from spidersolve.search.heuristic import weight_rows
+from spidersolve.state import GameCode, replay
+from spidersolve.state.kernel import CARD_KEYS, STOCK_KEYS
+from spidersolve.state.packed import to_board
+
+DEALS = [
+    ("SP1-S1C-AAAAAAB", 1_000_000),
+    ("SP1-S2C-AAAAAAD", 1_000_000),
+    ("SP1-S4C-AAAAAAA", 1_000_000),
+    ("SP1-S4C-AAAAAAE", 200_000),  # 154,435 nodes
+    ("SP1-S4R-AAAAAAA", 100_000),  # Relaxed
+    ("SP1-S4C-AAAAAAM", 30_000),  # unknown at this limit
+]
+
+
+def _run(kernel, code, nodes):
+    position = GameCode.parse(code).position()
+    result = np.zeros(K.RESULT_SIZE, np.int64)
+    arrays = kernel(
+        to_board(position),
+        position.relaxed,
+        nodes,
+        weight_rows(None),
+        CARD_KEYS,
+        STOCK_KEYS,
+        result,
+        np.zeros(1, np.int64),
+    )
+    return result, arrays
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler: numba's kernels serve")
+def test_the_extension_is_built_from_these_sources():
+    assert native.native_kernel("search") is not None, (
+        "the native search kernel is missing or stale: python -m spidersolve.search.build"
+    )
+
+
+@pytest.mark.parametrize("code,nodes", DEALS)
+def test_the_compiled_search_is_numbas_search(code, nodes):
+    compiled = native.native_kernel("search")
+    ours, our_arrays = _run(compiled, code, nodes)
+    theirs, their_arrays = _run(K.search, code, nodes)
+    assert ours.tolist() == theirs.tolist()
+    for mine, other in zip(our_arrays, their_arrays, strict=True):
+        assert mine.dtype == other.dtype and np.array_equal(mine, other)
+
+
+@pytest.mark.parametrize("code,nodes", DEALS[:3])
+def test_solve_gives_the_same_result_either_way(code, nodes, monkeypatch):
+    compiled = solve(code, nodes=nodes)
+    monkeypatch.setenv(native.DISABLE, "0")
+    jit = solve(code, nodes=nodes)
+    assert compiled == jit
+    assert replay(GameCode.parse(code).position(), compiled.line).won
+
+
+def test_a_solve_process_does_not_load_numba():
+    script = (
+        "import sys\n"
+        "from spidersolve import solve\n"
+        "r = solve('SP1-S4C-AAAAAAA')\n"
+        "assert r.verdict == 'won', r\n"
+        "print('numba' in sys.modules, 'spidersolve._jit' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["False", "True"]
+
+
+def test_the_extension_says_nothing_of_compiling(tmp_path, monkeypatch):
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # numba's cache is empty
+    out = CliRunner().invoke(cli, ["solve", "SP1-S1C-AAAAAAD", "--json"])
+    assert out.exit_code == 0 and out.stderr == ""
+
+
+def test_stale_sources_fall_back_to_numba(monkeypatch):
+    monkeypatch.setattr(native, "_loaded", {})
+    monkeypatch.setattr(native, "source_key", lambda: 12345)
+    assert native.native_kernel("search") is None
+    result = solve("SP1-S1C-AAAAAAD", nodes=100_000)
+    assert result.verdict == "won"
+
+
+def test_off_the_main_thread_and_when_disabled_numba_runs(monkeypatch):
+    box = []
+    thread = threading.Thread(target=lambda: box.append(native.native_kernel("search")))
+    thread.start()
+    thread.join()
+    assert box == [None]
+    monkeypatch.setenv(native.DISABLE, "0")
+    assert native.native_kernel("search") is None
+
+
+def test_the_stop_flag_reaches_the_compiled_kernel():
+    """A flag already set stops the search at once (Ctrl-C: test_robustness.py)."""
+    from spidersolve.interrupt import run_native
+
+    compiled = native.native_kernel("search")
+    position = GameCode.parse("SP1-S4C-AAAAAAM").position()
+    args = (to_board(position), False, 1_000_000, weight_rows(None), CARD_KEYS, STOCK_KEYS)
+    result = np.zeros(K.RESULT_SIZE, np.int64)
+    stopped = np.ones(1, np.int64)
+    compiled(*args, result, stopped)
+    assert result[K.RESULT_STOPPED] == 1 and result[K.RESULT_NODES] == 0
+    result[:] = 0
+    run_native(compiled, *args[:2], 50, *args[3:], result)  # the wake-up file's flag is 0
+    assert result[K.RESULT_STOPPED] == 0 and result[K.RESULT_NODES] == 50
+
+
+def test_build_writes_the_extension_in_one_step(tmp_path):
+    target = native.build(tmp_path)
+    assert target.parent == tmp_path and target.stat().st_size > 0
+    assert [p.name for p in tmp_path.iterdir()] == [target.name]
