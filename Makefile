@@ -56,6 +56,7 @@ bench: $(STAMP) $(NATIVE)
 	$(BIN)/python benchmarks/hint_latency.py --suits 4 --deals 5
 	$(BIN)/python benchmarks/hint_latency.py --suits 4 --deals 5 --honest
 	$(BIN)/python benchmarks/winrates.py
+	$(BIN)/python benchmarks/tail.py
 	$(BIN)/python benchmarks/honest_winrate.py $(HONEST)
 
 clean:

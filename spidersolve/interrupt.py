@@ -122,6 +122,10 @@ class ThreadPool:
         return False
 
 
+class StoppedBySignal(Exception):
+    """A compiled kernel stopped for a signal that is not Ctrl-C: run it again with numba's."""
+
+
 def run_native(kernel, *args):
     """``kernel(*args, stop)`` for a compiled kernel that holds Python's lock while it runs.
 
@@ -132,8 +136,12 @@ def run_native(kernel, *args):
     wake-up file (``signal.set_wakeup_fd``): on Ctrl-C, Python's C-level
     handler writes the signal's number into that file at once, the kernel
     sees a flag that is not 0 and returns within milliseconds, and Python
-    then raises ``KeyboardInterrupt`` as usual. The previous wake-up file
-    is put back afterwards. Main thread only (``signal`` requires it).
+    then raises ``KeyboardInterrupt`` as usual. Any signal with a Python
+    handler writes there too: when the kernel returns with the flag set and
+    no ``KeyboardInterrupt`` came, this raises ``StoppedBySignal``, and the
+    caller runs numba's kernel instead (the same search, from the start,
+    stopped by Ctrl-C only). The previous wake-up file is put back
+    afterwards. Main thread only (``signal`` requires it).
     """
     import mmap
     import os
@@ -148,7 +156,12 @@ def run_native(kernel, *args):
             try:
                 previous = signal.set_wakeup_fd(fd, warn_on_full_buffer=False)
                 try:
-                    return kernel(*args, stop)
+                    value = kernel(*args, stop)
+                    # Ctrl-C raised KeyboardInterrupt as the call returned; a flag
+                    # still set is another signal's (a handler that does not raise)
+                    if stop[0] != 0:
+                        raise StoppedBySignal()
+                    return value
                 finally:
                     signal.set_wakeup_fd(previous)
             finally:

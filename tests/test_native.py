@@ -132,3 +132,23 @@ def test_build_writes_the_extension_in_one_step(tmp_path):
     target = native.build(tmp_path)
     assert target.parent == tmp_path and target.stat().st_size > 0
     assert [p.name for p in tmp_path.iterdir()] == [target.name]
+
+
+def test_another_signal_does_not_cut_the_search_short():
+    """A signal with a Python handler (not Ctrl-C) writes the wake-up file too."""
+    script = (
+        "import os, signal, subprocess, sys\n"
+        "from spidersolve import solve\n"
+        "seen = []\n"
+        "signal.signal(signal.SIGUSR1, lambda *a: seen.append(1))\n"
+        "cmd = f'sleep 0.3; kill -USR1 {os.getpid()}'\n"
+        "killer = subprocess.Popen(['sh', '-c', cmd])\n"
+        "r = solve('SP1-S4C-AAAAAAE', nodes=200_000)\n"
+        "killer.wait()\n"
+        "print(r.verdict, r.nodes, len(r.line), len(seen), 'numba' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    quiet = solve("SP1-S4C-AAAAAAE", nodes=200_000)
+    # the signal came mid-search, so numba's kernel searched again from the start
+    assert out.stdout.split() == ["won", str(quiet.nodes), str(len(quiet.line)), "1", "True"]

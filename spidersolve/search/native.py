@@ -98,13 +98,17 @@ def native_kernel(name: str):
 def run_search_kernel(fallback, *args):
     """``fallback(*args, stop)`` (a numba kernel), or its compiled twin when usable.
 
-    Both stop on Ctrl-C (``interrupt.run_kernel``, ``interrupt.run_native``).
+    Both stop on Ctrl-C (``interrupt.run_kernel``, ``interrupt.run_native``);
+    a compiled search that another signal stopped runs again with numba's.
     """
-    from ..interrupt import run_kernel, run_native
+    from ..interrupt import StoppedBySignal, run_kernel, run_native
 
     native = native_kernel(fallback.__name__)
     if native is not None:
-        return run_native(native, *args)
+        try:
+            return run_native(native, *args)
+        except StoppedBySignal:  # another signal than Ctrl-C stopped it: search again
+            pass
     return run_kernel(fallback, *args)
 
 

@@ -1,0 +1,111 @@
+"""The hard tail: won, lost and unknown per result set, at the base limit and after escalation.
+
+    python benchmarks/tail.py                       # the committed result sets
+    python benchmarks/tail.py results/main DIR ...  # any result folders
+
+Reads result folders written by ``spidersolve batch`` (and ``batch
+--retry``), and prints, for each source, suit count and rules: the deals,
+won / lost / unknown at the smallest node limit the set was run at (the
+default 1,000,000), the same settled over every limit it was run at (each
+deal once, at the largest limit it was run at: budgets nest), the
+bounds of the win rate with their 95% intervals (won is a lower bound;
+everything not proven lost an upper one), the CPU seconds of the rows in
+all, and the largest search with its memory by the guard's model
+(``search/memory.py``: rows do not record a measured peak). Then the
+published figures these sets stand beside. Nothing is solved here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from spidersolve.search.memory import needed_bytes, size_text
+from spidersolve.stats.store import load_results
+from spidersolve.stats.winrates import counts, settled
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_SETS = ["pysol-s1", "pysol-s2", "pysol-s4", "relaxed-s4"]
+KEYS = ["source", "suits", "rules"]
+
+PUBLISHED = [
+    "plspider: PySolFC's 32,000 four-suit deals, 31,998 winnable (about a minute each);"
+    " 14934 'appears to be unwinnable'",
+    "Solvitaire (Blake & Gent 2026): 10,000 random four-suit deals, dealing onto empty"
+    " columns allowed: 9,731 won, 0 lost, 269 unknown, 810 CPU-s a deal",
+    "the solver site: 97% of 513 one-suit deals within 1,000,000 positions",
+    "KDE KPatience's beam: wins 10 of the 20 PySolFC four-suit deals 1..1000 that"
+    " spidersolve leaves unknown at 1,000,000 nodes (SOLVERS.md)",
+]
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.2f}%"
+
+
+def _line(label: str, c: dict) -> str:
+    return (
+        f"  {label:<22} won {c['won']:>6,}  lost {c['lost']:>3}  unknown {c['unknown']:>4}  "
+        f"win >= {_pct(c['win_low'])} [{_pct(c['win_low_ci_low'])}-{_pct(c['win_low_ci_high'])}]  "
+        f"win <= {_pct(c['win_high'])} [{_pct(c['win_high_ci_low'])}-{_pct(c['win_high_ci_high'])}]"
+    )
+
+
+def report(frame, name: str) -> list[str]:
+    """The lines for one result set (every group of source, suits and rules in it)."""
+    lines = []
+    records = {tuple(r[k] for k in KEYS): r for r in settled(frame, by=KEYS)}
+    for key, rows in frame.groupby(KEYS, sort=True):
+        base_limit = int(rows["node_limit"].min())
+        base = rows[rows["node_limit"] == base_limit]
+        c = counts(base["verdict"])
+        deals = rows[["source", "code"]].drop_duplicates().shape[0]
+        largest = int(rows["nodes"].max())
+        lines.append(
+            f"{name}: {key[0]}, {key[1]} suit(s), {key[2]}: {deals:,} deals, "
+            f"{rows['seconds'].sum() / 3600:.2f} CPU-hours in the rows, largest search "
+            f"{largest:,} nodes (about {size_text(needed_bytes(largest))} by the model)"
+        )
+        lines.append(_line(f"at {base_limit:,} nodes", c))
+        record = records.get(tuple(int(k) if i == 1 else k for i, k in enumerate(key)))
+        if record is not None:
+            at = ", ".join(
+                f"{a['won']} won / {a['lost']} lost / {a['unknown']} unknown at {a['node_limit']:,}"
+                for a in record["at"]
+            )
+            lines.append(_line("settled", record))
+            lines.append(f"  {'':<22} ({at})")
+        else:
+            lines.append(f"  {'settled':<22} not escalated (no second node limit)")
+        unknown = base[base["verdict"] == "unknown"]["code"].tolist()
+        if unknown and len(unknown) <= 12:
+            lines.append(f"  {'unknown at the base':<22} {' '.join(unknown)}")
+    return lines
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("folders", nargs="*", help="result folders (default: the committed sets)")
+    args = parser.parse_args(argv)
+    folders = [Path(f) for f in args.folders] or [HERE / "results" / s for s in DEFAULT_SETS]
+    shown = 0
+    for folder in folders:
+        if not folder.is_dir():
+            print(f"{folder}: no such result folder", file=sys.stderr)
+            continue
+        frame = load_results(folder)
+        frame = frame[frame["player"] == "solver"] if "player" in frame else frame
+        if frame.empty:
+            print(f"{folder}: no solver rows", file=sys.stderr)
+            continue
+        print("\n".join(report(frame, folder.name)))
+        shown += 1
+    print("\nPublished figures beside them:")
+    for text in PUBLISHED:
+        print(f"  - {text}")
+    return 0 if shown else 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
