@@ -61,3 +61,4 @@ bench: $(STAMP) $(NATIVE)
 
 clean:
 	rm -rf $(VENV) .pytest_cache
+	rm -f spidersolve/search/_native*.so

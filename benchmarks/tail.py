@@ -71,16 +71,19 @@ def report(frame, name: str) -> list[str]:
         record = records.get(tuple(int(k) if i == 1 else k for i, k in enumerate(key)))
         if record is not None:
             at = ", ".join(
-                f"{a['won']} won / {a['lost']} lost / {a['unknown']} unknown at {a['node_limit']:,}"
+                f"{a['won']:,} won / {a['lost']} lost / {a['unknown']} unknown at {a['node_limit']:,}"
                 for a in record["at"]
             )
             lines.append(_line("settled", record))
             lines.append(f"  {'':<22} ({at})")
         else:
             lines.append(f"  {'settled':<22} not escalated (no second node limit)")
-        unknown = base[base["verdict"] == "unknown"]["code"].tolist()
-        if unknown and len(unknown) <= 12:
-            lines.append(f"  {'unknown at the base':<22} {' '.join(unknown)}")
+        decided = set(rows[rows["verdict"] != "unknown"]["code"])
+        left = sorted(set(rows["code"]) - decided, key=lambda code: (len(code), code))
+        if left and len(left) <= 12:
+            lines.append(f"  {'still unknown':<22} {' '.join(left)}")
+        elif left:
+            lines.append(f"  {'still unknown':<22} {len(left)} deals")
     return lines
 
 
