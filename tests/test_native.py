@@ -152,3 +152,15 @@ def test_another_signal_does_not_cut_the_search_short():
     quiet = solve("SP1-S4C-AAAAAAE", nodes=200_000)
     # the signal came mid-search, so numba's kernel searched again from the start
     assert out.stdout.split() == ["won", str(quiet.nodes), str(len(quiet.line)), "1", "True"]
+
+
+def test_an_extension_that_does_not_load_falls_back_to_numba(monkeypatch):
+    """A damaged or foreign file (ImportError, OSError) means numba's kernel, not an error."""
+
+    def broken(name):
+        raise ImportError(f"{name}: invalid ELF header")
+
+    monkeypatch.setattr(native, "_loaded", {})
+    monkeypatch.setattr(native.importlib, "import_module", broken)
+    assert native.native_kernel("search") is None
+    assert solve("SP1-S1C-AAAAAAD", nodes=100_000).verdict == "won"
