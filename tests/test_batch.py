@@ -19,6 +19,7 @@ from spidersolve.cli.main import cli
 from spidersolve.state import GameCode, PysolDeal, replay
 from spidersolve.stats import load_results, load_runs, plan, run_batch
 from spidersolve.stats.backends import InlineBackend
+from spidersolve.stats.batch import _not_done
 from spidersolve.stats.store import COLUMNS, KEY, VOLATILE, ResultStore
 
 # Small budgets and few 1-suit deals keep these quick; the real solver runs.
@@ -375,3 +376,20 @@ def test_stats_shows_the_honest_rate_beside_the_solvers_verdicts(tmp_path):
     data = json.loads(CliRunner().invoke(cli, ["stats", str(tmp_path), "--json"]).stdout)
     assert data["honest"][0]["games"] == 3
     assert data["honest"][0]["won"] == int((honest["verdict"] == "won").sum())
+
+
+def test_a_resumed_run_reads_its_results_once_bug(tmp_path, monkeypatch):
+    """Resuming 32,000 PySolFC deals spent hours reading the store once per task."""
+    out = tmp_path / "res"
+    batch(out, "--workers", "1")
+    reads = []
+    load = ResultStore.load
+
+    def counted(self, *args, **kwargs):
+        reads.append(1)
+        return load(self, *args, **kwargs)
+
+    monkeypatch.setattr(ResultStore, "load", counted)
+    tasks = plan("code", [1], ["classic"], range(0, 2000), int(NODES))
+    left = _not_done(ResultStore(out), tasks)
+    assert len(left) == 2000 - 6 and len(reads) == 1
