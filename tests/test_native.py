@@ -49,13 +49,18 @@ def _run(kernel, code, nodes):
     return result, arrays
 
 
-@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler: numba's kernels serve")
+# Without a C compiler make setup cannot build the extension, and numba's kernels serve.
+needs_compiler = pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
+
+
+@needs_compiler
 def test_the_extension_is_built_from_these_sources():
     assert native.native_kernel("search") is not None, (
         "the native search kernel is missing or stale: python -m spidersolve.search.build"
     )
 
 
+@needs_compiler
 @pytest.mark.parametrize("code,nodes", DEALS)
 def test_the_compiled_search_is_numbas_search(code, nodes):
     compiled = native.native_kernel("search")
@@ -66,6 +71,7 @@ def test_the_compiled_search_is_numbas_search(code, nodes):
         assert mine.dtype == other.dtype and np.array_equal(mine, other)
 
 
+@needs_compiler
 @pytest.mark.parametrize("code,nodes", DEALS[:3])
 def test_solve_gives_the_same_result_either_way(code, nodes, monkeypatch):
     compiled = solve(code, nodes=nodes)
@@ -75,6 +81,7 @@ def test_solve_gives_the_same_result_either_way(code, nodes, monkeypatch):
     assert replay(GameCode.parse(code).position(), compiled.line).won
 
 
+@needs_compiler
 def test_a_solve_process_does_not_load_numba():
     script = (
         "import sys\n"
@@ -88,6 +95,7 @@ def test_a_solve_process_does_not_load_numba():
     assert out.stdout.split() == ["False", "True"]
 
 
+@needs_compiler
 def test_the_extension_says_nothing_of_compiling(tmp_path, monkeypatch):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # numba's cache is empty
     out = CliRunner().invoke(cli, ["solve", "SP1-S1C-AAAAAAD", "--json"])
@@ -112,6 +120,7 @@ def test_off_the_main_thread_and_when_disabled_numba_runs(monkeypatch):
     assert native.native_kernel("search") is None
 
 
+@needs_compiler
 def test_the_stop_flag_reaches_the_compiled_kernel():
     """A flag already set stops the search at once (Ctrl-C: test_robustness.py)."""
     from spidersolve.interrupt import run_native
@@ -128,12 +137,14 @@ def test_the_stop_flag_reaches_the_compiled_kernel():
     assert result[K.RESULT_STOPPED] == 0 and result[K.RESULT_NODES] == 50
 
 
+@needs_compiler
 def test_build_writes_the_extension_in_one_step(tmp_path):
     target = native.build(tmp_path)
     assert target.parent == tmp_path and target.stat().st_size > 0
     assert [p.name for p in tmp_path.iterdir()] == [target.name]
 
 
+@needs_compiler
 def test_another_signal_does_not_cut_the_search_short():
     """A signal with a Python handler (not Ctrl-C) writes the wake-up file too."""
     script = (
