@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import statistics
 import subprocess
 import sys
 import time
+
+from _commands import sp1_codes, spidersolve_exe
 
 
 def main(argv=None):
@@ -33,13 +34,8 @@ def main(argv=None):
     )
     args = parser.parse_args(argv)
     extra = ["--honest"] if args.honest else []
-    exe = shutil.which("spidersolve") or str(sys.prefix) + "/bin/spidersolve"
-    codes = subprocess.run(
-        [exe, "codes", "--suits", str(args.suits), "--start", "0", "--count", str(args.deals)],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split()
+    exe = spidersolve_exe()
+    codes = sp1_codes(exe, args.suits, args.deals)
     started = time.perf_counter()
     warm = subprocess.run([exe, "hint", codes[0], *extra], capture_output=True, text=True)
     print(

@@ -22,11 +22,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
 import time
+
+from _commands import sp1_codes, spidersolve_exe
 
 # KPatience's median whole process per deal (SOLVERS.md), SP1 deals 0..99 / 0..49
 KPATIENCE = {4: 0.40, 1: 1.29, 2: 0.71}
@@ -54,13 +55,8 @@ def main(argv=None):
     parser.add_argument("--deals", type=int, default=100, help="SP1 deals 0..N-1")
     parser.add_argument("--engines", default="native,numba", help="native, numba or both")
     args = parser.parse_args(argv)
-    exe = shutil.which("spidersolve") or str(sys.prefix) + "/bin/spidersolve"
-    codes = subprocess.run(
-        [exe, "codes", "--suits", str(args.suits), "--start", "0", "--count", str(args.deals)],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split()
+    exe = spidersolve_exe()
+    codes = sp1_codes(exe, args.suits, args.deals)
     engines = [name.strip() for name in args.engines.split(",")]
     for name in engines:  # warm both: numba's cache, the extension's first load
         subprocess.run(

@@ -55,7 +55,7 @@ def _line(label: str, c: dict) -> str:
 def report(frame, name: str) -> list[str]:
     """The lines for one result set (every group of source, suits and rules in it)."""
     lines = []
-    records = {tuple(r[k] for k in KEYS): r for r in settled(frame, by=KEYS)}
+    records = {tuple(str(r[k]) for k in KEYS): r for r in settled(frame, by=KEYS)}
     for key, rows in frame.groupby(KEYS, sort=True):
         base_limit = int(rows["node_limit"].min())
         base = rows[rows["node_limit"] == base_limit]
@@ -68,7 +68,7 @@ def report(frame, name: str) -> list[str]:
             f"{largest:,} nodes (about {size_text(needed_bytes(largest))} by the model)"
         )
         lines.append(_line(f"at {base_limit:,} nodes", c))
-        record = records.get(tuple(int(k) if i == 1 else k for i, k in enumerate(key)))
+        record = records.get(tuple(str(k) for k in key))
         if record is not None:
             at = ", ".join(
                 f"{a['won']:,} won / {a['lost']} lost / {a['unknown']} unknown at {a['node_limit']:,}"

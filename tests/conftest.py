@@ -10,7 +10,7 @@ def pytest_sessionstart(session):
     that check stderr should see what a user sees on every run after the
     first. (test_hint checks the first-run notice itself.)
     """
-    import os
+    import pytest
 
     from spidersolve.search import solve
     from spidersolve.state import GameCode
@@ -19,12 +19,6 @@ def pytest_sessionstart(session):
     position = GameCode.parse("SP1-S1C-AAAAAAD").position()
     kernel_perft(position, 2)
     solve(position, nodes=10)
-    saved = os.environ.get("SPIDERSOLVE_NATIVE")
-    os.environ["SPIDERSOLVE_NATIVE"] = "0"  # numba's search kernel too (threads use it)
-    try:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SPIDERSOLVE_NATIVE", "0")  # numba's search kernel too (threads use it)
         solve(position, nodes=10)
-    finally:
-        if saved is None:
-            del os.environ["SPIDERSOLVE_NATIVE"]
-        else:
-            os.environ["SPIDERSOLVE_NATIVE"] = saved

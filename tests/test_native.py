@@ -53,6 +53,13 @@ def _run(kernel, code, nodes):
 needs_compiler = pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
 
 
+def _python(script: str) -> list[str]:
+    """The words a fresh Python process running ``script`` prints (it must exit 0)."""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.split()
+
+
 @needs_compiler
 def test_the_extension_is_built_from_these_sources():
     assert native.native_kernel("search") is not None, (
@@ -90,9 +97,7 @@ def test_a_solve_process_does_not_load_numba():
         "assert r.verdict == 'won', r\n"
         "print('numba' in sys.modules, 'spidersolve._jit' in sys.modules)\n"
     )
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["False", "True"]
+    assert _python(script) == ["False", "True"]
 
 
 @needs_compiler
@@ -158,11 +163,10 @@ def test_another_signal_does_not_cut_the_search_short():
         "killer.wait()\n"
         "print(r.verdict, r.nodes, len(r.line), len(seen), 'numba' in sys.modules)\n"
     )
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
+    words = _python(script)
     quiet = solve("SP1-S4C-AAAAAAE", nodes=200_000)
     # the signal came mid-search, so numba's kernel searched again from the start
-    assert out.stdout.split() == ["won", str(quiet.nodes), str(len(quiet.line)), "1", "True"]
+    assert words == ["won", str(quiet.nodes), str(len(quiet.line)), "1", "True"]
 
 
 def test_an_extension_that_does_not_load_falls_back_to_numba(monkeypatch):
