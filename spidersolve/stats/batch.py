@@ -26,7 +26,7 @@ from pathlib import Path
 from .. import __version__
 from .backends import InlineBackend
 from .plan import MAX_TASKS, Setting, Task, deal_count, deal_numbers, deal_ranges, retry_tasks
-from .store import ResultStore
+from .store import KEY, ResultStore
 
 # -- solving -----------------------------------------------------------------
 
@@ -365,7 +365,14 @@ def missing_count(frame, runs: list[dict]) -> tuple[int, int] | None:
     keys = planned_keys(runs, frame)
     if not keys:
         return None
-    return len(keys), len(keys - _keys(frame))
+    # a deal retried at a larger limit (``--retry``) is planned once per limit,
+    # but counted once: missing if any of its planned rows is
+    deal = [i for i, name in enumerate(KEY) if name != "node_limit"]
+
+    def deals(some) -> set:
+        return {tuple(k[i] for i in deal) for k in some}
+
+    return len(deals(keys)), len(deals(keys - _keys(frame)))
 
 
 def report_dict(report: BatchReport) -> dict:
