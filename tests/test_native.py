@@ -33,13 +33,14 @@ DEALS = [
 ]
 
 
-def _run(kernel, code, nodes):
+def _run(kernel, code, nodes, byte_limit=0):
     position = GameCode.parse(code).position()
     result = np.zeros(K.RESULT_SIZE, np.int64)
     arrays = kernel(
         to_board(position),
         position.relaxed,
         nodes,
+        byte_limit,
         weight_rows(None),
         CARD_KEYS,
         STOCK_KEYS,
@@ -76,6 +77,17 @@ def test_the_compiled_search_is_numbas_search(code, nodes):
     assert ours.tolist() == theirs.tolist()
     for mine, other in zip(our_arrays, their_arrays, strict=True):
         assert mine.dtype == other.dtype and np.array_equal(mine, other)
+
+
+@needs_compiler
+@pytest.mark.parametrize("code", ["SP1-S4C-AAAAAAA", "SP1-S1C-AAAAAAD"])
+def test_the_compiled_search_stops_at_the_memory_cap_as_numbas_does(code):
+    ours, our_arrays = _run(native.native_kernel("search"), code, 10**7, 6_000_000)
+    theirs, their_arrays = _run(K.search, code, 10**7, 6_000_000)
+    assert ours[K.RESULT_STOPPED] == K.STOPPED_BY_MEMORY
+    assert ours.tolist() == theirs.tolist()
+    for mine, other in zip(our_arrays, their_arrays, strict=True):
+        assert np.array_equal(mine, other)
 
 
 @needs_compiler
@@ -132,13 +144,15 @@ def test_the_stop_flag_reaches_the_compiled_kernel():
 
     compiled = native.native_kernel("search")
     position = GameCode.parse("SP1-S4C-AAAAAAM").position()
-    args = (to_board(position), False, 1_000_000, weight_rows(None), CARD_KEYS, STOCK_KEYS)
+    args = (to_board(position), False, 1_000_000, 0, weight_rows(None), CARD_KEYS, STOCK_KEYS)
     result = np.zeros(K.RESULT_SIZE, np.int64)
     stopped = np.ones(1, np.int64)
     compiled(*args, result, stopped)
-    assert result[K.RESULT_STOPPED] == 1 and result[K.RESULT_NODES] == 0
+    assert result[K.RESULT_STOPPED] == K.STOPPED_BY_FLAG and result[K.RESULT_NODES] == 0
     result[:] = 0
-    run_native(compiled, *args[:2], 50, *args[3:], result)  # the wake-up file's flag is 0
+    run_native(
+        compiled, *args[:2], 50, *args[3:], result
+    )  # args[3]: no byte limit  # the wake-up file's flag is 0
     assert result[K.RESULT_STOPPED] == 0 and result[K.RESULT_NODES] == 50
 
 

@@ -131,11 +131,12 @@ def test_a_set_stop_flag_ends_the_search_and_the_beam_at_once():
 
     position = GameCode.parse("SP1-S1C-AAAAAAD").position()
     weights = np.asarray(DEFAULT_WEIGHTS, np.int64)
-    result = np.zeros(8, np.int64)
+    result = np.zeros(K.RESULT_SIZE, np.int64)
     K.search(
         to_board(position),
         False,
         100_000,
+        0,
         weights,
         CARD_KEYS,
         STOCK_KEYS,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from dataclasses import replace
@@ -20,7 +21,7 @@ from ..search.memory import (
     size_text,
     workers_that_fit,
 )
-from ..search.solver import DEFAULT_NODES
+from ..search.solver import DEFAULT_NODES, solve
 from ..stats.backends import make_backend
 from ..stats.batch import retry_plan, run_batch
 from ..stats.plan import plan, retry_budgets, settings
@@ -31,32 +32,40 @@ from .options import (
     parse_deals,
     parse_rules,
     parse_suits,
+    search_memory_option,
 )
 
 
 def worker_count(
-    workers: int | None, limit: int, memory: int | None, option: str = "--nodes"
+    workers: int | None,
+    limit: int,
+    memory: int | None,
+    option: str = "--nodes",
+    search_memory: int | None = None,
 ) -> int:
     """``--workers``, capped at the cores and at the memory the searches may need.
 
     A cap is said on stderr; a limit that does not fit even one search is an
-    error that names ``option`` (where the limit was given).
+    error that names ``option`` (where the limit was given). ``search_memory``
+    (``--search-memory``) caps what each search holds, whatever its limit.
     """
     cores = os.cpu_count() or 1
     asked = cores if workers is None else workers
     if asked < 1:
         raise SpiderError(f"--workers: at least 1 worker, not {asked}")
-    check_memory(limit, memory, option=option)  # one search must fit
+    # one search must fit
+    check_memory(limit, memory, option=option, search_memory=search_memory, cap_option=True)
     fit = min(asked, cores)
     if fit < asked:
         click.echo(f"note: --workers {asked} capped at {fit}, the number of cores", err=True)
-    by_memory = workers_that_fit(limit, fit, memory)
+    by_memory = workers_that_fit(limit, fit, memory, search_memory)
     if by_memory < fit:
         cap = memory if memory is not None else available_bytes()
         what = "the --memory cap" if memory is not None else "available"
         click.echo(
             f"note: --workers {fit} capped at {by_memory}: a search of {limit} nodes "
-            f"may need {size_text(needed_bytes(limit))}, {size_text(cap)} {what}",
+            f"may need {size_text(needed_bytes(limit, search_memory=search_memory))}, "
+            f"{size_text(cap)} {what}",
             err=True,
         )
     return by_memory
@@ -158,6 +167,7 @@ def worker_count(
     help="Deals per chunk (one part file each) [default: from deals and workers].",
 )
 @memory_option
+@search_memory_option
 @click.option(
     "--progress/--no-progress",
     default=None,
@@ -185,6 +195,7 @@ def batch(
     scheduler,
     chunk,
     memory,
+    search_memory,
     progress,
     repair,
     quiet,
@@ -207,6 +218,8 @@ def batch(
     if player == "solver" and (samples is not None or seed):
         raise SpiderError("--samples and --seed are for --player honest")
     samples = HONEST_SAMPLES if samples is None else samples
+    if search_memory is not None and player != "solver":
+        raise SpiderError("--search-memory is for --player solver")
     rungs = []
     if retry is not None:
         if player != "solver":
@@ -241,13 +254,16 @@ def batch(
     option = "--retry" if rungs else "--nodes"
     if scheduler:
         if memory is not None:  # the cluster's workers: only a cap given here
-            check_memory(search_nodes, memory, option=option)
+            check_memory(search_nodes, memory, option=option, search_memory=search_memory)
     else:
-        workers = worker_count(workers, search_nodes, memory, option)
+        workers = worker_count(workers, search_nodes, memory, option, search_memory)
     backend = make_backend(workers, scheduler)
     meta = _run_meta(
         source, suit_list, rule_list, deals, limit, player, samples, seed, backend, scheduler
     )
+    if search_memory is not None:  # runs without it record their settings as before
+        meta["search_memory"] = search_memory
+    solver = None if search_memory is None else functools.partial(solve, memory=search_memory)
 
     if progress is None:
         progress = sys.stderr.isatty()  # a bar in a log file is noise
@@ -255,7 +271,7 @@ def batch(
     if not quiet:
         announce_compile()
     if not rungs:
-        report = _run(tasks, out, backend, chunk, meta, repair, draw, "batch")
+        report = _run(tasks, out, backend, chunk, meta, repair, draw, "batch", solver)
         if not quiet:
             click.echo(_summary(report))
         return
@@ -271,7 +287,7 @@ def batch(
                 )
             break  # nor at the larger limits
         rung_meta = dict(meta, node_limit=budget, retry_from=below, retry=rungs)
-        report = _run(again, out, backend, chunk, rung_meta, False, draw, f"at {budget:,}")
+        report = _run(again, out, backend, chunk, rung_meta, False, draw, f"at {budget:,}", solver)
         if not quiet:
             click.echo(prefix + _summary(report, f"left unknown at {below:,}"))
         below = budget
@@ -297,7 +313,7 @@ def _run_meta(source, suits, rules, deals, limit, player, samples, seed, backend
     }
 
 
-def _run(tasks, out, backend, chunk, meta, repair, draw, desc):
+def _run(tasks, out, backend, chunk, meta, repair, draw, desc, solver=None):
     """``run_batch`` with the progress bar (when ``draw``) and the notes of a repair."""
     bar = None
     tally = {"won": 0, "lost": 0, "unknown": 0}
@@ -334,6 +350,7 @@ def _run(tasks, out, backend, chunk, meta, repair, draw, desc):
             on_start=on_start,
             on_chunk=on_chunk,
             repair=repair,
+            solver=solver,
             on_damaged=lambda path: click.echo(
                 f"note: a damaged results file set aside as '{path}'; its deals are solved again",
                 err=True,

@@ -176,6 +176,36 @@ memory_option = click.option(
 )
 
 
+# below this a search's starting arrays (about 11 MB) would not fit
+MIN_SEARCH_MEMORY = 16 * 2**20
+
+
+def _search_memory(ctx, param, text):
+    """``--search-memory`` in bytes (None if not given)."""
+    if text is None:
+        return None
+    from ..search.memory import parse_size, size_text
+
+    value = parse_size(text, "--search-memory")
+    if value < MIN_SEARCH_MEMORY:
+        raise SpiderError(
+            f"--search-memory: at least {size_text(MIN_SEARCH_MEMORY)}, not '{text}' "
+            "(a search starts with about 11 MB of arrays)"
+        )
+    return value
+
+
+search_memory_option = click.option(
+    "--search-memory",
+    default=None,
+    metavar="SIZE",
+    callback=_search_memory,
+    help="Cap each search's arrays at SIZE, like 10G: a search that would grow past "
+    "it stops unknown with fewer nodes than the limit, so the limit may go beyond "
+    "what 1.5 KB a node allows [default: no cap].",
+)
+
+
 def check_search_memory(
     nodes: int,
     memory: int | None,
@@ -183,11 +213,15 @@ def check_search_memory(
     option: str = "--nodes",
     memory_option: bool = True,
     threads: bool = False,
+    search_memory: int | None = None,
+    cap_option: bool = False,
 ) -> None:
     """Refuse a node limit that may not fit (``search.memory.check_memory``)."""
     from ..search.memory import check_memory
 
-    check_memory(nodes, memory, processes, option, memory_option, threads)
+    check_memory(
+        nodes, memory, processes, option, memory_option, threads, search_memory, cap_option
+    )
 
 
 def start_game(source: str, after: str = "") -> tuple[Game, str]:

@@ -21,6 +21,7 @@ from .options import (
     json_option,
     memory_option,
     needs_full_knowledge,
+    search_memory_option,
     source_argument,
     start_game,
     words_option,
@@ -38,11 +39,18 @@ def _nodes_option(default):
 
 
 def _prepare(
-    source, after, nodes, memory, shorten: bool = False, native: bool = True
+    source,
+    after,
+    nodes,
+    memory,
+    shorten: bool = False,
+    native: bool = True,
+    search_memory: int | None = None,
 ) -> tuple[Game, str]:
     game, name = start_game(source, after)
     needs_full_knowledge(game.position, "solved")
-    check_search_memory(nodes, memory)
+    # native is False for --prove, which takes no --search-memory
+    check_search_memory(nodes, memory, search_memory=search_memory, cap_option=native)
     announce_compile(shorten=shorten, native=native)
     return game, name
 
@@ -68,6 +76,7 @@ def _write_page(path, game: Game, line, name: str, after: str) -> str:
 @after_option
 @_nodes_option(DEFAULT_NODES)
 @memory_option
+@search_memory_option
 @words_option
 @html_option
 @click.option(
@@ -83,7 +92,9 @@ def _write_page(path, game: Game, line, name: str, after: str) -> str:
     "each, up to --memory) to prove the deal won or lost; see docs/proving.md.",
 )
 @json_option
-def solve_command(source, after, nodes, memory, words, html_path, shorten, prove, as_json):
+def solve_command(
+    source, after, nodes, memory, search_memory, words, html_path, shorten, prove, as_json
+):
     """Prove SOURCE won (with a winning line), lost, or say unknown.
 
     SOURCE is a game code (SP1-S1C-AAAAAAD), pysol:SUITS:NUMBER, a position
@@ -91,19 +102,26 @@ def solve_command(source, after, nodes, memory, words, html_path, shorten, prove
     rules before it is printed. --html FILE also writes the winning line as a
     solution page (see 'spidersolve show').
     """
-    if prove and (words or html_path or shorten):
+    if prove and (words or html_path or shorten or search_memory is not None):
         given = [
-            n for n, v in (("--words", words), ("--html", html_path), ("--shorten", shorten)) if v
+            n
+            for n, v in (
+                ("--words", words),
+                ("--html", html_path),
+                ("--shorten", shorten),
+                ("--search-memory", search_memory is not None),
+            )
+            if v
         ]
         raise SpiderError(
             f"--prove does not combine with {', '.join(given)}: solve the deal "
             "without --prove for them"
         )
-    game, name = _prepare(source, after, nodes, memory, shorten, native=not prove)
+    game, name = _prepare(source, after, nodes, memory, shorten, not prove, search_memory)
     if prove:
         _prove(game, nodes, memory, as_json)
         return
-    result = solve(game, nodes=nodes, shorten=shorten)
+    result = solve(game, nodes=nodes, shorten=shorten, memory=search_memory)
     page = None
     if html_path and result.verdict == "won":
         page = _write_page(html_path, game, result.line, name, after)
@@ -130,6 +148,14 @@ def solve_command(source, after, nodes, memory, words, html_path, shorten, prove
         return
     if result.verdict == "lost":
         click.echo("no winning line exists: the search was exhaustive")
+    elif result.memory_full:
+        from ..search.memory import size_text
+
+        click.echo(
+            f"no proof within {plural(result.nodes, 'node')}: the search's arrays reached "
+            f"--search-memory {size_text(search_memory)} before --nodes {nodes}; "
+            "raise --search-memory, or --prove to walk every position"
+        )
     else:
         click.echo(
             f"no proof within {plural(nodes, 'node')}: try a larger --nodes, "

@@ -68,8 +68,11 @@ RESULT_WIN_ACTION = 3  # that action
 RESULT_BEST_ENTRY = 4  # the entry with the best value of row 0 generated
 RESULT_BEST_VALUE = 5  # that value (for unproven hints)
 RESULT_ENTRIES = 6  # entries: distinct positions generated
-RESULT_STOPPED = 7  # 1 if the stop flag ended the search
-RESULT_SIZE = 8
+RESULT_STOPPED = 7  # STOPPED_BY_FLAG or STOPPED_BY_MEMORY if that ended the search, else 0
+RESULT_BYTES = 8  # bytes the search's arrays held at the end (their capacities)
+RESULT_SIZE = 9
+STOPPED_BY_FLAG = 1  # the stop flag (Ctrl-C)
+STOPPED_BY_MEMORY = 2  # the arrays would have grown past ``byte_limit``
 # nodes between two looks at the stop flag (a power of two): about 10 ms
 STOP_EVERY = 1024
 
@@ -108,6 +111,76 @@ def _grow_entries(ent_parent, ent_action, ent_lo, ent_hi, ent_done, table, n_ent
     while 2 * n_needed > table.shape[0]:
         table = tt_rebuild(ent_lo, ent_hi, n_entries, 2 * table.shape[0])
     return ent_parent, ent_action, ent_lo, ent_hi, ent_done, table
+
+
+@njit(**JIT)
+def _heap_rows_room(heaps, sizes, level, n_rows):
+    """Grow the heaps an expansion at ``level`` pushes onto so each has room for
+    ``MAX_ACTIONS`` more keys (its own level's, and the level below for a
+    deal); returns True if one grew."""
+    grew = False
+    for k in range(n_rows):
+        for lv in range(max(level - 1, 0), level + 1):
+            h = DEAL_LEVELS * k + lv
+            while sizes[h] + MAX_ACTIONS > heaps[h].shape[0]:
+                heaps[h] = grow(heaps[h])
+                grew = True
+    return grew
+
+
+@njit(**JIT)
+def _held_bytes(
+    node_packed,
+    node_entry,
+    node_depth,
+    ent_parent,
+    ent_action,
+    ent_lo,
+    ent_hi,
+    ent_done,
+    table,
+    heaps,
+    given,
+):
+    """Bytes the search's arrays hold (their capacities, used or not)."""
+    held = node_packed.nbytes + node_entry.nbytes + node_depth.nbytes
+    held += ent_parent.nbytes + ent_action.nbytes + ent_lo.nbytes + ent_hi.nbytes
+    held += ent_done.nbytes + table.nbytes + given.nbytes
+    for h in range(len(heaps)):
+        held += heaps[h].nbytes
+    return held
+
+
+@njit(**JIT)
+def _growth_bytes(node, node_packed, n_entries, ent_parent, table, heaps, sizes, level, n_rows):
+    """Bytes the arrays that must grow before the next expansion will allocate.
+
+    The same conditions as ``_store_node``, ``_grow_entries`` and
+    ``_heap_rows_room``; each new array is counted whole, since it is made
+    before the old one is let go.
+    """
+    extra = 0
+    if node >= node_packed.shape[0]:
+        extra += 2 * node_packed.shape[0] * (PACKED_SIZE + 8)
+    cap = ent_parent.shape[0]
+    while n_entries + MAX_ACTIONS > cap:
+        cap *= 2
+    if cap > ent_parent.shape[0]:
+        extra += cap * 23  # parent 4, action 2, hash 16, done 1
+    size = table.shape[0]
+    while 2 * (n_entries + MAX_ACTIONS) > size:
+        size *= 2
+    if size > table.shape[0]:
+        extra += size * 4
+    for k in range(n_rows):
+        for lv in range(max(level - 1, 0), level + 1):
+            h = DEAL_LEVELS * k + lv
+            length = heaps[h].shape[0]
+            while sizes[h] + MAX_ACTIONS > length:
+                length *= 2
+            if length > heaps[h].shape[0]:
+                extra += length * 8
+    return extra
 
 
 @njit(**JIT)
@@ -270,7 +343,7 @@ def _end_result(result, verdict, nodes, n_entries):
 
 
 @njit(**JIT)
-def search(root, relaxed, node_limit, weights, card_keys, stock_keys, result, stop):
+def search(root, relaxed, node_limit, byte_limit, weights, card_keys, stock_keys, result, stop):
     """Best-first search from ``root`` (a working board).
 
     ``weights[k]`` are the weights of heuristic k (``_terms.W_...``). Every
@@ -291,9 +364,15 @@ def search(root, relaxed, node_limit, weights, card_keys, stock_keys, result, st
 
     ``stop`` (int64[1]) is polled every ``STOP_EVERY`` nodes: another
     thread sets it to 1 to end the search early (Ctrl-C); the verdict is
-    then UNKNOWN and ``result[RESULT_STOPPED]`` is 1. Polling reads one cell
-    and changes nothing else, so a search that is not stopped is the same
-    search.
+    then UNKNOWN and ``result[RESULT_STOPPED]`` is ``STOPPED_BY_FLAG``.
+    Polling reads one cell and changes nothing else, so a search that is
+    not stopped is the same search.
+
+    ``byte_limit`` > 0 caps the bytes the search's arrays may hold: when
+    the next expansion would grow them past it, the search ends UNKNOWN with
+    ``result[RESULT_STOPPED]`` = ``STOPPED_BY_MEMORY``, exactly as a node
+    limit of the nodes expanded so far would have ended it (the order of
+    expansion does not depend on either limit). 0: no cap.
     """
     board = root.copy()
     undo = np.empty(UNDO_SIZE, np.int32)
@@ -322,6 +401,21 @@ def search(root, relaxed, node_limit, weights, card_keys, stock_keys, result, st
     waiting = n_heuristics
     nodes = 0
     _start_result(result)
+    # the arrays' bytes, counted again whenever one grows (``shapes``: their sizes then)
+    shapes = node_packed.shape[0] + ent_parent.shape[0] + table.shape[0] + given.size
+    held = _held_bytes(
+        node_packed,
+        node_entry,
+        node_depth,
+        ent_parent,
+        ent_action,
+        ent_lo,
+        ent_hi,
+        ent_done,
+        table,
+        heaps,
+        given,
+    )
 
     while True:
         entry, turn, waiting, given, drop = next_entry(
@@ -331,13 +425,23 @@ def search(root, relaxed, node_limit, weights, card_keys, stock_keys, result, st
         if entry < 0:
             break
         stopped = (nodes & (STOP_EVERY - 1)) == 0 and stop[0] != 0
-        if stopped or nodes >= node_limit or n_entries >= MAX_ENTRIES:
-            result[RESULT_STOPPED] = 1 if stopped else 0
+        depth = _restore(board, root, entry, ent_parent, ent_action, node_packed, node_depth, undo)
+        level = board[NSTOCK] // N_COLS
+        full = False
+        if byte_limit > 0:
+            pending = _growth_bytes(
+                nodes, node_packed, n_entries, ent_parent, table, heaps, sizes, level, n_heuristics
+            )
+            full = held + pending > byte_limit
+        if stopped or full or nodes >= node_limit or n_entries >= MAX_ENTRIES:
+            result[RESULT_STOPPED] = (
+                STOPPED_BY_FLAG if stopped else STOPPED_BY_MEMORY if full else 0
+            )
             _end_result(result, UNKNOWN, nodes, n_entries)
+            result[RESULT_BYTES] = held
             return node_entry[:nodes], ent_parent[:n_entries], ent_action[:n_entries]
         ent_done[entry] = 1
         turn = (turn + 1) % n_heaps
-        depth = _restore(board, root, entry, ent_parent, ent_action, node_packed, node_depth, undo)
         node = nodes
         nodes += 1
         node_packed, node_entry, node_depth = _store_node(
@@ -346,6 +450,23 @@ def search(root, relaxed, node_limit, weights, card_keys, stock_keys, result, st
         ent_parent, ent_action, ent_lo, ent_hi, ent_done, table = _grow_entries(
             ent_parent, ent_action, ent_lo, ent_hi, ent_done, table, n_entries
         )
+        grew = _heap_rows_room(heaps, sizes, level, n_heuristics)
+        now_shapes = node_packed.shape[0] + ent_parent.shape[0] + table.shape[0] + given.size
+        if grew or now_shapes != shapes:
+            shapes = now_shapes
+            held = _held_bytes(
+                node_packed,
+                node_entry,
+                node_depth,
+                ent_parent,
+                ent_action,
+                ent_lo,
+                ent_hi,
+                ent_done,
+                table,
+                heaps,
+                given,
+            )
         won, now = _expand(
             board,
             node,
@@ -378,6 +499,7 @@ def search(root, relaxed, node_limit, weights, card_keys, stock_keys, result, st
         )
         if won >= 0:
             _end_result(result, WON, nodes, now)
+            result[RESULT_BYTES] = held
             result[RESULT_WIN_NODE] = node
             result[RESULT_WIN_ACTION] = won
             return node_entry[:nodes], ent_parent[:now], ent_action[:now]
@@ -385,4 +507,5 @@ def search(root, relaxed, node_limit, weights, card_keys, stock_keys, result, st
         n_entries = now
 
     _end_result(result, LOST if exhaustive or not dropped else UNKNOWN, nodes, n_entries)
+    result[RESULT_BYTES] = held
     return node_entry[:nodes], ent_parent[:n_entries], ent_action[:n_entries]

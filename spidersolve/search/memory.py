@@ -44,9 +44,20 @@ _UNITS = {
 NODE_COST_TEXT = "a node costs up to 1.5 KB of memory"
 
 
-def needed_bytes(nodes: int, processes: int = 1) -> int:
-    """The most memory ``processes`` searches of ``nodes`` nodes each may take."""
-    return processes * (BASE_BYTES + BYTES_PER_NODE * int(nodes))
+def needed_bytes(nodes: int, processes: int = 1, search_memory: int | None = None) -> int:
+    """The most memory ``processes`` searches of ``nodes`` nodes each may take.
+
+    ``search_memory``: each search's arrays are capped at that many bytes
+    (``solve(..., memory=...)``, ``batch --search-memory``), so a search
+    takes no more than the process and the cap, whatever its node limit.
+
+    >>> needed_bytes(10**9, search_memory=2**30) // 2**20
+    1224
+    """
+    one = BASE_BYTES + BYTES_PER_NODE * int(nodes)
+    if search_memory is not None:
+        one = min(one, BASE_BYTES + int(search_memory))
+    return processes * one
 
 
 def available_bytes() -> int | None:
@@ -93,20 +104,35 @@ def check_memory(
     option: str = "--nodes",
     memory_option: bool = True,
     threads: bool = False,
+    search_memory: int | None = None,
+    cap_option: bool = False,
 ) -> None:
     """Refuse a node limit whose searches may need more than ``cap`` bytes.
 
     ``cap`` defaults to the memory available now; with neither, nothing is
     checked. The error is one line that says the estimate and what to do.
     ``threads``: the ``processes`` searches run side by side on threads of
-    one process (the honest advisor), not as ``--workers``.
+    one process (the honest advisor), not as ``--workers``. ``search_memory``
+    caps each search (see ``needed_bytes``); ``cap_option``: the command has
+    ``--search-memory``, so the error names it.
     """
     limit = cap if cap is not None else available_bytes()
     if limit is None:
         return
-    need = needed_bytes(nodes, processes)
+    need = needed_bytes(nodes, processes, search_memory)
     if need <= limit:
         return
+    if search_memory is not None and need < needed_bytes(nodes, processes):
+        raise SpiderError(
+            f"--search-memory {size_text(search_memory)} and the process itself "
+            f"({size_text(BASE_BYTES)}) need {size_text(need)}, more than "
+            + (
+                "the --memory cap of " + size_text(limit)
+                if cap is not None
+                else size_text(limit) + " of memory available"
+            )
+            + ": lower --search-memory"
+        )
     who = (
         ""
         if processes == 1
@@ -130,12 +156,15 @@ def check_memory(
             if cap is not None
             else " or set --memory"
         )
+        + (", or cap each search with --search-memory" if cap_option else "")
     )
 
 
-def workers_that_fit(nodes: int, workers: int, cap: int | None = None) -> int:
+def workers_that_fit(
+    nodes: int, workers: int, cap: int | None = None, search_memory: int | None = None
+) -> int:
     """The most of ``workers`` processes whose searches fit in memory (at least 1)."""
     limit = cap if cap is not None else available_bytes()
     if limit is None:
         return workers
-    return max(1, min(workers, limit // needed_bytes(nodes)))
+    return max(1, min(workers, limit // needed_bytes(nodes, search_memory=search_memory)))

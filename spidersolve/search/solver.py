@@ -45,6 +45,10 @@ class SolveResult:
     score : int, optional
         For a win, the final score of the whole game (from the start of the
         source, ``after`` included).
+    memory_full : bool
+        For ``unknown``: the search stopped because its arrays would have
+        grown past the memory given to it (``solve(..., memory=...)``), not
+        at the node limit. Left out of ``==`` and of ``repr`` when False.
 
     Examples
     --------
@@ -63,6 +67,7 @@ class SolveResult:
     line: tuple[Action, ...] | None = None
     moves: int | None = None
     score: int | None = None
+    memory_full: bool = field(default=False, compare=False)
 
     def __post_init__(self):
         object.__setattr__(self, "verdict", Verdict(self.verdict))
@@ -82,6 +87,8 @@ class SolveResult:
             )
             if value is not None
         ]
+        if self.memory_full:
+            parts.append("memory_full=True")
         return f"SolveResult({', '.join(parts)})"
 
     @property
@@ -99,7 +106,7 @@ class SolveResult:
         >>> SolveResult("unknown", 100).as_dict()["verdict"]
         'unknown'
         """
-        return {
+        out = {
             "verdict": self.verdict.value,
             "nodes": self.nodes,
             "seconds": round(self.seconds, 4),
@@ -107,6 +114,9 @@ class SolveResult:
             "moves": self.moves,
             "score": self.score,
         }
+        if self.memory_full:
+            out["memory_full"] = True
+        return out
 
 
 start_of = as_game  # the one coercion of a source to a Game (``state.as_game``)
@@ -115,10 +125,14 @@ start_of = as_game  # the one coercion of a source to a Game (``state.as_game``)
 class _Search:
     """One run of the kernel and what it left behind to rebuild lines from."""
 
-    def __init__(self, game: Game, nodes: int, weights=None):
+    def __init__(self, game: Game, nodes: int, weights=None, memory: int | None = None):
         position = game.position
         if not 1 <= nodes <= MAX_NODES:
             raise SpiderError(f"the node limit must be 1 .. {MAX_NODES}, not {nodes}")
+        if memory is not None and not 0 < memory < 2**62:
+            raise SpiderError(
+                f"the search's memory must be a positive number of bytes, not {memory}"
+            )
         if position.has_unknown:
             raise SpiderError(
                 "the position has unknown cards (??) and cannot be "
@@ -134,6 +148,7 @@ class _Search:
             to_board(position),
             position.relaxed,
             int(nodes),
+            0 if memory is None else int(memory),
             weights,
             CARD_KEYS,
             STOCK_KEYS,
@@ -145,6 +160,9 @@ class _Search:
         self.nodes = int(self.result[K.RESULT_NODES])
         # the best value of heuristic row 0 generated
         self.best_value = int(self.result[K.RESULT_BEST_VALUE])
+        # stopped by the memory cap, not the node limit; the bytes its arrays held
+        self.memory_full = int(self.result[K.RESULT_STOPPED]) == K.STOPPED_BY_MEMORY
+        self.bytes = int(self.result[K.RESULT_BYTES])
 
     def _codes_to(self, node: int) -> list[int]:
         """Action codes from the root to expanded node ``node``, last first."""
@@ -176,7 +194,12 @@ class _Search:
 
 
 def solve(
-    source, nodes: int = DEFAULT_NODES, after: str = "", weights=None, shorten: bool = False
+    source,
+    nodes: int = DEFAULT_NODES,
+    after: str = "",
+    weights=None,
+    shorten: bool = False,
+    memory: int | None = None,
 ) -> SolveResult:
     """Search for a winning line (SPEC section 9).
 
@@ -197,6 +220,12 @@ def solve(
     shorten : bool
         Then look for a shorter winning line (see ``shorten_line``; the
         seconds include it).
+    memory : int, optional
+        The most bytes the search's arrays may hold (their capacities). A
+        search that would grow past it stops ``unknown`` with
+        ``memory_full`` set, as a node limit of the nodes it expanded would
+        have stopped it. None: no cap (the caller checks the node limit
+        fits, as the commands do).
 
     Returns
     -------
@@ -212,17 +241,18 @@ def solve(
     >>> solve("SP1-S4C-AAAAAAD", nodes=100)
     SolveResult('unknown', nodes=100)
     """
-    return _solve_game(start_of(source, after), nodes, weights, shorten)[0]
+    return _solve_game(start_of(source, after), nodes, weights, shorten, memory)[0]
 
 
-def _solve_game(game: Game, nodes: int, weights=None, shorten=False):
+def _solve_game(game: Game, nodes: int, weights=None, shorten=False, memory=None):
     """solve() on a Game: the result and the search run (None for a won game)."""
     started = time.perf_counter()
     if game.won:
         return SolveResult(Verdict.WON, 0, time.perf_counter() - started, (), 0, game.score), None
-    run = _Search(game, nodes, weights)
+    run = _Search(game, nodes, weights, memory)
     if run.verdict != "won":
-        return SolveResult(run.verdict, run.nodes, time.perf_counter() - started), run
+        seconds = time.perf_counter() - started
+        return SolveResult(run.verdict, run.nodes, seconds, memory_full=run.memory_full), run
     line = run.winning_line()
     if shorten:
         line = shorten_line(game, line)

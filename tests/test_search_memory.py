@@ -1,0 +1,159 @@
+"""A search capped at a number of bytes: ``solve(..., memory=...)`` and ``batch --search-memory``."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from spidersolve.cli.main import cli
+from spidersolve.search import SolveResult, solve
+from spidersolve.search.solver import _Search
+from spidersolve.state import as_game
+from spidersolve.stats import load_results
+from spidersolve.stats.store import load_runs
+
+UNKNOWN_DEAL = "pysol:4:1009"  # unknown at 1,000,000 nodes: every cap below binds
+
+
+@pytest.mark.parametrize("cap", [20_000_000, 60_000_000])
+def test_a_search_stopped_by_its_memory_is_the_search_stopped_at_its_nodes(cap):
+    capped = _Search(as_game(UNKNOWN_DEAL), 10**7, None, cap)
+    assert capped.memory_full and capped.verdict == "unknown"
+    assert 0 < capped.bytes <= cap
+    plain = _Search(as_game(UNKNOWN_DEAL), capped.nodes)  # the node limit it reached
+    assert not plain.memory_full and plain.verdict == "unknown"
+    assert plain.nodes == capped.nodes
+    for name in ("node_entry", "ent_parent", "ent_action"):
+        assert np.array_equal(getattr(plain, name), getattr(capped, name)), name
+    assert plain.best_value == capped.best_value
+
+
+def test_a_cap_below_the_starting_arrays_stops_before_the_first_node():
+    capped = _Search(as_game(UNKNOWN_DEAL), 10**7, None, 1_000_000)
+    assert capped.memory_full and capped.verdict == "unknown" and capped.nodes == 0
+
+
+def test_a_larger_cap_goes_further_and_the_same_cap_stops_at_the_same_node():
+    nodes = [_Search(as_game(UNKNOWN_DEAL), 10**7, None, cap).nodes for cap in (10**7, 4 * 10**7)]
+    assert nodes[0] < nodes[1]
+    assert _Search(as_game(UNKNOWN_DEAL), 10**7, None, 10**7).nodes == nodes[0]
+
+
+def test_a_cap_that_does_not_bind_changes_nothing():
+    free = solve("SP1-S4C-AAAAAAA")
+    capped = solve("SP1-S4C-AAAAAAA", memory=2**31)
+    assert capped == free and capped.line == free.line and not capped.memory_full
+    assert "memory_full" not in capped.as_dict()
+    assert _Search(as_game("SP1-S4C-AAAAAAA"), 10**6).bytes > 0  # counted without a cap too
+
+
+def test_the_result_says_the_memory_stopped_it():
+    result = solve(UNKNOWN_DEAL, nodes=10**7, memory=8_000_000)
+    assert result.verdict == "unknown" and result.memory_full and result.nodes < 10**7
+    assert result.as_dict()["memory_full"] is True
+    assert "memory_full=True" in repr(result)
+    assert result == SolveResult("unknown", result.nodes)  # not part of the identity
+
+
+@pytest.mark.parametrize("memory", [0, -5])
+def test_a_cap_of_no_bytes_is_refused(memory):
+    with pytest.raises(ValueError, match="positive number of bytes"):
+        solve("SP1-S1C-AAAAAAD", memory=memory)
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args))
+
+
+def batch(out, *extra):
+    return run(
+        "batch", "--suits", "4", "--deals", "0:3", "--nodes", "1e7", "--out", str(out), *extra
+    )
+
+
+def test_batch_search_memory_caps_each_search_the_same_with_any_workers(tmp_path):
+    one = batch(tmp_path / "one", "--search-memory", "16M", "--workers", "1", "--quiet")
+    assert one.exit_code == 0, (one.output, one.exception)
+    two = batch(tmp_path / "two", "--search-memory", "16M", "--workers", "2", "--quiet")
+    assert two.exit_code == 0, (two.output, two.exception)
+    rows = load_results(tmp_path / "one")
+    assert (rows["node_limit"] == 10**7).all()
+    # a search the cap stopped is unknown with fewer nodes than its limit
+    assert (rows["verdict"] == "unknown").any()
+    stopped = rows[rows["verdict"] == "unknown"]
+    assert (stopped["nodes"] < stopped["node_limit"]).all()
+    keep = ["code", "verdict", "nodes", "line"]
+    assert rows[keep].equals(load_results(tmp_path / "two")[keep])
+    runs = load_runs(tmp_path / "one")
+    assert {r["settings"]["search_memory"] for r in runs} == {16 * 2**20}
+
+
+def test_batch_search_memory_lets_a_limit_beyond_the_model_run(tmp_path):
+    refused = batch(tmp_path / "r", "--memory", "1G", "--workers", "1")
+    assert refused.exit_code == 2 and "--nodes 10000000 may need 14.5 GB" in refused.stderr
+    assert not (tmp_path / "r").exists()
+    ran = batch(tmp_path / "r", "--memory", "1G", "--search-memory", "16M", "--workers", "1")
+    assert ran.exit_code == 0, (ran.output, ran.exception)
+
+
+@pytest.mark.parametrize(
+    "extra,message",
+    [
+        (["--search-memory", "lots"], "--search-memory: 'lots' is not a memory size"),
+        (["--search-memory", "15M"], "--search-memory: at least 16 MB"),
+        (["--search-memory", "2G", "--memory", "1G"], "lower --search-memory"),
+        (["--search-memory", "1G", "--player", "honest"], "--search-memory is for --player solver"),
+    ],
+)
+def test_batch_search_memory_refusals_are_one_line(tmp_path, extra, message):
+    result = batch(tmp_path / "r", *extra)
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "r").exists()
+
+
+def test_stats_reads_a_capped_run(tmp_path):
+    assert (
+        batch(tmp_path / "c", "--search-memory", "16M", "--workers", "1", "--quiet").exit_code == 0
+    )
+    report = json.loads(run("stats", str(tmp_path / "c"), "--json").stdout)
+    assert report["missing"] == 0 and report["groups"][0]["deals"] == 3
+
+
+def test_solve_search_memory_says_the_cap_stopped_it():
+    result = run("solve", UNKNOWN_DEAL, "--nodes", "1e7", "--search-memory", "40M")
+    assert result.exit_code == 0, result.output
+    assert "verdict: unknown" in result.stdout
+    assert "reached --search-memory 40 MB before --nodes 10000000" in result.stdout
+    assert "raise --search-memory" in result.stdout
+    data = json.loads(
+        run("solve", UNKNOWN_DEAL, "--nodes", "1e7", "--search-memory", "40M", "--json").stdout
+    )
+    assert data["verdict"] == "unknown" and data["memory_full"] is True
+    assert data["nodes"] == int(result.stdout.split("nodes: ")[1].split()[0])
+
+
+def test_solve_search_memory_lets_a_limit_beyond_the_estimate_run():
+    refused = run("solve", UNKNOWN_DEAL, "--nodes", "1e8", "--memory", "1G")
+    assert refused.exit_code == 2
+    assert "or cap each search with --search-memory" in refused.stderr
+    ran = run("solve", UNKNOWN_DEAL, "--nodes", "1e8", "--memory", "1G", "--search-memory", "20M")
+    assert ran.exit_code == 0 and "verdict: unknown" in ran.stdout
+
+
+@pytest.mark.parametrize(
+    "extra,message",
+    [
+        (["--search-memory", "4M"], "--search-memory: at least 16 MB, not '4M'"),
+        (["--search-memory", "20M", "--prove"], "--prove does not combine with --search-memory"),
+        (["--nodes", "1e7", "--search-memory", "2G", "--memory", "1G"], "lower --search-memory"),
+    ],
+)
+def test_solve_search_memory_refusals_are_one_line(extra, message):
+    result = run("solve", "SP1-S1C-AAAAAAD", *extra)
+    assert result.exit_code == 2 and message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and result.stdout == ""
