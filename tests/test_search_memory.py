@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from spidersolve.cli.main import cli
 from spidersolve.search import SolveResult, solve
+from spidersolve.search.heuristic import weights_row
 from spidersolve.search.solver import _Search
 from spidersolve.state import as_game
 from spidersolve.stats import load_results
@@ -29,6 +30,19 @@ def test_a_search_stopped_by_its_memory_is_the_search_stopped_at_its_nodes(cap):
     for name in ("node_entry", "ent_parent", "ent_action"):
         assert np.array_equal(getattr(plain, name), getattr(capped, name)), name
     assert plain.best_value == capped.best_value
+
+
+@pytest.mark.parametrize("cap", [10_098_808, 10_104_951, 10_500_000, 12_000_000])
+def test_the_cap_holds_when_a_beam_row_widens_its_counts(cap):
+    # a beam two wide goes deep at once, so its per-depth counts widen often
+    beam = [weights_row(breaks=3, face_down=3, width=2)]
+    run = _Search(as_game("SP1-S2C-AAAAAAD"), 200_000, weights=beam, memory=cap)
+    assert run.memory_full and run.bytes <= cap
+
+
+@pytest.mark.parametrize("limit", [20_000, 30_000, 70_000, 10**6])
+def test_the_cap_stops_at_the_same_node_whatever_the_node_limit(limit):
+    assert _Search(as_game(UNKNOWN_DEAL), limit, None, 16 * 2**20).nodes == 8418
 
 
 def test_a_cap_below_the_starting_arrays_stops_before_the_first_node():
@@ -104,6 +118,7 @@ def test_batch_search_memory_lets_a_limit_beyond_the_model_run(tmp_path):
     [
         (["--search-memory", "lots"], "--search-memory: 'lots' is not a memory size"),
         (["--search-memory", "15M"], "--search-memory: at least 16 MB"),
+        (["--search-memory", "1e7T"], "--search-memory: '1e7T' is more than a search can hold"),
         (["--search-memory", "2G", "--memory", "1G"], "lower --search-memory"),
         (["--search-memory", "1G", "--player", "honest"], "--search-memory is for --player solver"),
     ],
@@ -122,6 +137,27 @@ def test_stats_reads_a_capped_run(tmp_path):
     )
     report = json.loads(run("stats", str(tmp_path / "c"), "--json").stdout)
     assert report["missing"] == 0 and report["groups"][0]["deals"] == 3
+    rows = load_results(tmp_path / "c")
+    early = int(((rows["verdict"] == "unknown") & (rows["nodes"] < rows["node_limit"])).sum())
+    assert early > 0 and report["stopped_early"] == early
+    text = run("stats", str(tmp_path / "c"))
+    assert f"note: {early} unknown rows stopped before the node limit" in text.stdout
+    plain = run(
+        "batch",
+        "--suits",
+        "4",
+        "--deals",
+        "0:2",
+        "--nodes",
+        "500",
+        "--workers",
+        "1",
+        "--out",
+        str(tmp_path / "p"),
+        "--quiet",
+    )
+    assert plain.exit_code == 0  # unknown at the limit: not stopped early
+    assert "stopped_early" not in json.loads(run("stats", str(tmp_path / "p"), "--json").stdout)
 
 
 def test_solve_search_memory_says_the_cap_stopped_it():
@@ -141,6 +177,12 @@ def test_solve_search_memory_lets_a_limit_beyond_the_estimate_run():
     refused = run("solve", UNKNOWN_DEAL, "--nodes", "1e8", "--memory", "1G")
     assert refused.exit_code == 2
     assert "or cap each search with --search-memory" in refused.stderr
+    too_big = run(
+        "solve", UNKNOWN_DEAL, "--nodes", "1e7", "--memory", "1G", "--search-memory", "99G"
+    )
+    assert too_big.exit_code == 2 and "or a lower --search-memory" in too_big.stderr
+    refused = run("solve", UNKNOWN_DEAL, "--nodes", "1e8", "--prove")
+    assert refused.exit_code == 2 and "--search-memory" not in refused.stderr
     ran = run("solve", UNKNOWN_DEAL, "--nodes", "1e8", "--memory", "1G", "--search-memory", "20M")
     assert ran.exit_code == 0 and "verdict: unknown" in ran.stdout
 

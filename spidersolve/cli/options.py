@@ -187,6 +187,8 @@ def _search_memory(ctx, param, text):
     from ..search.memory import parse_size, size_text
 
     value = parse_size(text, "--search-memory")
+    if value >= 2**62:
+        raise SpiderError(f"--search-memory: '{text}' is more than a search can hold")
     if value < MIN_SEARCH_MEMORY:
         raise SpiderError(
             f"--search-memory: at least {size_text(MIN_SEARCH_MEMORY)}, not '{text}' "

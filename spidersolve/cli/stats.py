@@ -85,6 +85,19 @@ def stats(results, by, budgets, as_json, as_csv, plot):
             "command solves them"
         )
     frame, honest = split_players(everything)
+    # unknown before the node limit: a --search-memory cap stopped the search
+    early = (
+        int(((frame["verdict"] == "unknown") & (frame["nodes"] < frame["node_limit"])).sum())
+        if not frame.empty
+        else 0
+    )
+    if early:
+        early_note = (
+            f"note: {early:,} unknown {'row' if early == 1 else 'rows'} stopped before "
+            "the node limit (a --search-memory cap): a larger cap goes further, "
+            "with a larger --retry limit or into another --out"
+        )
+        note = early_note if note is None else note + "\n" + early_note
     if as_json:
         out = {
             "groups": stats_json(frame, keys, budget_list) if not frame.empty else [],
@@ -92,6 +105,8 @@ def stats(results, by, budgets, as_json, as_csv, plot):
             "planned": planned[0] if planned else None,
             "missing": planned[1] if planned else None,
         }
+        if early:
+            out["stopped_early"] = early
         records = settled(frame, keys)
         if records:  # only where a setting was run at several limits (batch --retry)
             out["settled"] = [{k: plain(v) for k, v in r.items()} for r in records]

@@ -152,14 +152,18 @@ def _held_bytes(
 
 
 @njit(**JIT)
-def _growth_bytes(node, node_packed, n_entries, ent_parent, table, heaps, sizes, level, n_rows):
+def _growth_bytes(
+    node, node_packed, n_entries, ent_parent, table, heaps, sizes, level, n_rows, given
+):
     """Bytes the arrays that must grow before the next expansion will allocate.
 
     The same conditions as ``_store_node``, ``_grow_entries`` and
     ``_heap_rows_room``; each new array is counted whole, since it is made
-    before the old one is let go.
+    before the old one is let go. Room is kept too for ``given`` to double
+    when the frontier next gives out a deeper position (``next_entry``
+    widens it before this is looked at again).
     """
-    extra = 0
+    extra = 2 * given.nbytes
     if node >= node_packed.shape[0]:
         extra += 2 * node_packed.shape[0] * (PACKED_SIZE + 8)
     cap = ent_parent.shape[0]
@@ -269,7 +273,9 @@ def _expand(
 @njit(**JIT)
 def _new_nodes(node_limit):
     """Expanded-node arrays (node_packed, node_entry, node_depth), grown as needed."""
-    node_cap = min(node_limit, 1 << 16) + 1
+    # the same first size for every limit, so a byte limit stops a search at
+    # the same node whatever its node limit (untouched pages cost nothing)
+    node_cap = (1 << 16) + 1
     node_packed = np.empty((node_cap, PACKED_SIZE), np.uint8)
     node_entry = np.empty(node_cap, np.int32)
     node_depth = np.empty(node_cap, np.int32)
@@ -403,6 +409,7 @@ def search(root, relaxed, node_limit, byte_limit, weights, card_keys, stock_keys
     _start_result(result)
     # the arrays' bytes, counted again whenever one grows (``shapes``: their sizes then)
     shapes = node_packed.shape[0] + ent_parent.shape[0] + table.shape[0] + given.size
+    given_size = given.size
     held = _held_bytes(
         node_packed,
         node_entry,
@@ -425,12 +432,36 @@ def search(root, relaxed, node_limit, byte_limit, weights, card_keys, stock_keys
         if entry < 0:
             break
         stopped = (nodes & (STOP_EVERY - 1)) == 0 and stop[0] != 0
+        if given.size != given_size:  # next_entry widened it: count it now
+            given_size = given.size
+            held = _held_bytes(
+                node_packed,
+                node_entry,
+                node_depth,
+                ent_parent,
+                ent_action,
+                ent_lo,
+                ent_hi,
+                ent_done,
+                table,
+                heaps,
+                given,
+            )
         depth = _restore(board, root, entry, ent_parent, ent_action, node_packed, node_depth, undo)
         level = board[NSTOCK] // N_COLS
         full = False
         if byte_limit > 0:
             pending = _growth_bytes(
-                nodes, node_packed, n_entries, ent_parent, table, heaps, sizes, level, n_heuristics
+                nodes,
+                node_packed,
+                n_entries,
+                ent_parent,
+                table,
+                heaps,
+                sizes,
+                level,
+                n_heuristics,
+                given,
             )
             full = held + pending > byte_limit
         if stopped or full or nodes >= node_limit or n_entries >= MAX_ENTRIES:

@@ -156,7 +156,13 @@ def check_memory(
             if cap is not None
             else " or set --memory"
         )
-        + (", or cap each search with --search-memory" if cap_option else "")
+        + (
+            ""
+            if not cap_option
+            else ", or cap each search with --search-memory"
+            if search_memory is None
+            else ", or a lower --search-memory"
+        )
     )
 
 
