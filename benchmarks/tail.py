@@ -5,9 +5,10 @@
 
 Reads result folders written by ``spidersolve batch`` (and ``batch
 --retry``), and prints, for each source, suit count and rules: the deals,
-won / lost / unknown at the smallest node limit the set was run at (the
-default 1,000,000), the same settled over every limit it was run at (each
-deal once, at the largest limit it was run at: budgets nest), the
+won / lost / unknown at the smallest node limit the set was run at with
+the default search (1,000,000), the same settled over every rung it was
+run at (each deal once, at the first rung that decided it: a node limit
+and a search, ``batch --retry 1e6@kp300,1e7``), the
 bounds of the win rate with their 95% intervals (won is a lower bound;
 everything not proven lost an upper one), the CPU seconds of the rows in
 all, and the largest search with its memory by the guard's model
@@ -23,7 +24,8 @@ from pathlib import Path
 
 from spidersolve.search.memory import needed_bytes, size_text
 from spidersolve.stats.store import load_results
-from spidersolve.stats.winrates import counts, settled
+from spidersolve.stats.schema import DEFAULT_SEARCH
+from spidersolve.stats.winrates import counts, rung_text, settled
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_SETS = ["pysol-s1", "pysol-s2", "pysol-s4", "relaxed-s4"]
@@ -57,8 +59,9 @@ def report(frame, name: str) -> list[str]:
     lines = []
     records = {tuple(str(r[k]) for k in KEYS): r for r in settled(frame, by=KEYS)}
     for key, rows in frame.groupby(KEYS, sort=True):
-        base_limit = int(rows["node_limit"].min())
-        base = rows[rows["node_limit"] == base_limit]
+        plain = rows[rows["search"] == DEFAULT_SEARCH]  # the base: the default search's
+        base_limit = int(plain["node_limit"].min())
+        base = plain[plain["node_limit"] == base_limit]
         c = counts(base["verdict"])
         deals = rows[["source", "code"]].drop_duplicates().shape[0]
         largest = int(rows["nodes"].max())
@@ -71,7 +74,7 @@ def report(frame, name: str) -> list[str]:
         record = records.get(tuple(str(k) for k in key))
         if record is not None:
             at = ", ".join(
-                f"{a['won']:,} won / {a['lost']} lost / {a['unknown']} unknown at {a['node_limit']:,}"
+                f"{a['won']:,} won / {a['lost']} lost / {a['unknown']} unknown at {rung_text(a)}"
                 for a in record["at"]
             )
             lines.append(_line("settled", record))

@@ -265,3 +265,104 @@ def test_settled_counts_a_deal_at_the_smallest_limit_that_decided_it(results):
         {"node_limit": 5000, "won": 6 - won_at_base, "lost": 0, "unknown": 0},
     ]
     assert settled(frame, by="suits,node_limit") == []  # groups of one limit
+
+
+# -- rungs that run another search configuration (``--retry N@NAME``) --------
+
+
+def test_a_rung_of_another_search_solves_the_unknown_deals_with_it(results):
+    from spidersolve.search import solve
+    from spidersolve.state import as_position
+
+    before = load_results(results)
+    unknown = unknown_codes(before, NODES)
+    result = batch(results, "--retry", "1250@kp300")
+    assert result.stdout.startswith(
+        f"retry at 1,250 nodes with kp300: {len(unknown)} deals left unknown at 1,250, "
+        f"0 already done, {len(unknown)} solved now: "
+    )
+    after = load_results(results)
+    assert set(before["search"]) == {"default"}  # the rows written before say so
+    pd.testing.assert_frame_equal(
+        after[after["search"] == "default"].reset_index(drop=True), before
+    )
+    rung = after[after["search"] == "kp300"].reset_index(drop=True)
+    assert sorted(rung["code"]) == unknown and (rung["node_limit"] == NODES).all()
+    assert not after.duplicated(KEY).any() and list(rung.columns) == list(before.columns)
+    # each row is that search's own: the same verdict, nodes and line as solve() gives
+    for row in rung.head(3).itertuples():
+        alone = solve(as_position(row.code), nodes=NODES, weights="kp300")
+        assert (alone.verdict, alone.nodes, alone.line_text) == (
+            row.verdict,
+            row.nodes,
+            row.line,
+        )
+
+
+def test_a_ladder_of_searches_settles_each_deal_once(results):
+    lines = batch(results, "--retry", "5000@kp300,20000").stdout.splitlines()
+    assert [line.split(":")[0] for line in lines] == [
+        "retry at 5,000 nodes with kp300",
+        "retry at 20,000 nodes",
+    ]
+    assert "left unknown at 5,000 with kp300" in lines[1]
+    frame = load_results(results)
+    kp = frame[frame["search"] == "kp300"]
+    assert sorted(kp["code"]) == unknown_codes(frame[frame["search"] == "default"], NODES)
+    left = sorted(kp.loc[kp["verdict"] == "unknown", "code"])
+    assert sorted(at(frame, 20000)["code"]) == left
+    report = json.loads(CliRunner().invoke(cli, ["stats", str(results), "--json"]).stdout)
+    assert (report["planned"], report["missing"]) == (12, 0)
+    assert {g.get("search") for g in report["groups"]} == {"default", "kp300"}
+    for record in report["settled"]:
+        rungs = [(a["node_limit"], a["search"] != "default") for a in record["at"]]
+        assert rungs == sorted(rungs)  # node limits in order, the default first at each
+        assert sum(a["won"] + a["lost"] + a["unknown"] for a in record["at"]) == 6
+        assert record["won"] == sum(a["won"] for a in record["at"])
+    text = CliRunner().invoke(cli, ["stats", str(results)]).stdout
+    assert "Settled (each deal once, at the first rung that decided it" in text
+    assert " with kp300" in text and "  search  " in text
+
+
+def test_a_deal_settled_at_another_rung_is_not_solved_again(results):
+    batch(results, "--retry", "20000", "--quiet")
+    frame = load_results(results)
+    won_later = set(at(frame, 20000).query("verdict == 'won'")["code"])
+    assert won_later  # some deals unknown at 1,250 are won at 20,000
+    batch(results, "--retry", "1250@kp300", "--quiet")
+    kp = load_results(results).query("search == 'kp300'")
+    assert sorted(kp["code"]) == sorted(set(unknown_codes(frame, NODES)) - won_later)
+
+
+@pytest.mark.parametrize(
+    "rungs, message",
+    [
+        (
+            "1250@nosuch",
+            "error: --retry: no search named 'nosuch'; the names are default, plain",
+        ),
+        (
+            "5000@kp300,3000@kp300",
+            "error: --retry: each node limit of the search kp300 must be above the one "
+            "before it, not 3,000 after 5,000",
+        ),
+        (
+            "1250@default",
+            "error: --retry: each node limit must be above --nodes and the one before it, "
+            "not 1,250 after 1,250",
+        ),
+        ("x@kp300", "error: --retry: 'x' is not a node count"),
+    ],
+)
+def test_bad_search_rungs_are_one_error_line(results, rungs, message):
+    result = batch(results, "--retry", rungs, code=2)
+    assert result.stderr.startswith(message) and len(result.stderr.splitlines()) == 1, result.stderr
+
+
+def test_a_row_with_a_bad_search_name_is_refused(results):
+    from spidersolve.stats.row_checks import row_problem
+
+    frame = load_results(results)
+    assert row_problem(frame) is None
+    frame.loc[0, "search"] = "no such!"
+    assert "search 'no such!' is not a search configuration's name" in row_problem(frame)

@@ -24,7 +24,8 @@ from ..search.memory import (
 from ..search.solver import DEFAULT_NODES, solve
 from ..stats.backends import make_backend
 from ..stats.batch import retry_plan, run_batch
-from ..stats.plan import plan, retry_budgets, settings
+from ..stats.plan import Rung, plan, retry_budgets, settings
+from ..stats.schema import DEFAULT_SEARCH
 from .options import (
     announce_compile,
     memory_option,
@@ -113,7 +114,8 @@ def worker_count(
     metavar="LIST",
     help="Solve again at this larger node limit the deals that OUT holds as "
     "unknown at --nodes, and only those; a comma list (1e7,1e8) is a ladder, "
-    "each limit retrying what the one before left unknown.",
+    "each limit retrying what the one before left unknown. N@NAME runs the "
+    "search configuration NAME at N nodes (1e6@kp300,1e7: docs/batch.md).",
 )
 @click.option(
     "--player",
@@ -226,9 +228,7 @@ def batch(
             raise SpiderError("--retry is for --player solver")
         if repair:
             raise SpiderError("--retry and --repair: repair first, without --retry")
-        rungs = retry_budgets(
-            limit, [node_count(t, "--retry") for t in retry.split(",") if t.strip()]
-        )
+        rungs = retry_budgets(limit, [_rung(t) for t in retry.split(",") if t.strip()])
     tasks = plan(source, suit_list, rule_list, deal_list, limit, player, samples, seed)
     if rungs:
         missing = retry_plan(out, tasks, rungs[0])[1]
@@ -248,7 +248,7 @@ def batch(
     # the largest search one task may run: the solver's limit (the largest of
     # --retry); the honest player's limit per sample search (by suits when not
     # given), or KNOWN_NODES once no card is hidden (search/honest.py)
-    search_nodes = max([limit, *rungs]) if player == "solver" else limit
+    search_nodes = max([limit, *(r.nodes for r in rungs)]) if player == "solver" else limit
     if player == "honest":
         search_nodes = max(limit or max(HONEST_NODES[s] for s in suit_list), KNOWN_NODES)
     option = "--retry" if rungs else "--nodes"
@@ -275,22 +275,38 @@ def batch(
         if not quiet:
             click.echo(_summary(report))
         return
-    below = limit
-    for budget in rungs:
-        again = retry_plan(out, tasks, budget)[0]
-        tasks = [replace(t, node_limit=budget) for t in tasks]  # the next rung's base
-        prefix = f"retry at {budget:,} nodes: "
+    below = Rung(limit)
+    for rung in rungs:
+        again = retry_plan(out, tasks, rung)[0]
+        # the next rung's base
+        tasks = [replace(t, node_limit=rung.nodes, search=rung.search) for t in tasks]
+        with_search = "" if rung.search == DEFAULT_SEARCH else f" with {rung.search}"
+        prefix = f"retry at {rung.nodes:,} nodes{with_search}: "
         if not again:
             if not quiet:
                 click.echo(
-                    f"{prefix}no deal left unknown at {below:,}: nothing to do -> {Path(out)}"
+                    f"{prefix}no deal left unknown at {below.text()}: nothing to do -> {Path(out)}"
                 )
             break  # nor at the larger limits
-        rung_meta = dict(meta, node_limit=budget, retry_from=below, retry=rungs)
-        report = _run(again, out, backend, chunk, rung_meta, False, draw, f"at {budget:,}", solver)
+        rung_meta = dict(
+            meta, node_limit=rung.nodes, retry_from=below.nodes, retry=[r.meta() for r in rungs]
+        )
+        if rung.search != DEFAULT_SEARCH:
+            rung_meta["search"] = rung.search
+        if below.search != DEFAULT_SEARCH:
+            rung_meta["retry_from_search"] = below.search
+        report = _run(
+            again, out, backend, chunk, rung_meta, False, draw, f"at {rung.text()}", solver
+        )
         if not quiet:
-            click.echo(prefix + _summary(report, f"left unknown at {below:,}"))
-        below = budget
+            click.echo(prefix + _summary(report, f"left unknown at {below.text()}"))
+        below = rung
+
+
+def _rung(text: str) -> tuple[int, str]:
+    """One rung of --retry: ``N`` or ``N@NAME`` (a node limit and a search configuration)."""
+    nodes, _at, search = text.partition("@")
+    return node_count(nodes, "--retry"), (search.strip() if _at else DEFAULT_SEARCH)
 
 
 def _run_meta(source, suits, rules, deals, limit, player, samples, seed, backend, scheduler):

@@ -28,8 +28,8 @@ results_argument = click.argument("results", metavar="RESULTS")
     default=",".join(DEFAULT_BY),
     show_default=True,
     metavar="COLUMNS",
-    help="Group by these columns (source, suits, rules, node_limit, version); "
-    "the node limit is always one.",
+    help="Group by these columns (source, suits, rules, node_limit, search, version); "
+    "the node limit is always one, and so is the search once a rung of --retry ran another.",
 )
 @click.option(
     "--budgets",

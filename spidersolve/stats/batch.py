@@ -26,6 +26,7 @@ from pathlib import Path
 from .. import __version__
 from .backends import InlineBackend
 from .plan import MAX_TASKS, Setting, Task, deal_count, deal_numbers, deal_ranges, retry_tasks
+from .schema import DEFAULT_SEARCH
 from .store import KEY, ResultStore
 
 # -- solving -----------------------------------------------------------------
@@ -47,7 +48,10 @@ def solve_task(task: Task, solver: Callable | None = None) -> dict:
     if task.player == "honest":
         return play_task(task)
     solve = solver or _default_solver()
-    result = solve(task.position(), nodes=task.node_limit)
+    if task.search == DEFAULT_SEARCH:
+        result = solve(task.position(), nodes=task.node_limit)
+    else:  # a rung of --retry that runs another search configuration
+        result = solve(task.position(), nodes=task.node_limit, weights=task.search)
     won = result.verdict == "won"
     line = list(result.line) if won and result.line is not None else None
     return {
@@ -69,6 +73,7 @@ def solve_task(task: Task, solver: Callable | None = None) -> dict:
         "player": "solver",
         "samples": 0,
         "seed": 0,
+        "search": task.search,
     }
 
 
@@ -103,6 +108,7 @@ def play_task(task: Task) -> dict:
         "player": "honest",
         "samples": task.samples,
         "seed": task.seed,
+        "search": DEFAULT_SEARCH,
     }
 
 
@@ -283,6 +289,7 @@ def _row_keys(frame):
         frame["player"],
         frame["samples"].astype(int),
         frame["seed"].astype(int),
+        frame["search"],
     )
 
 
@@ -298,10 +305,11 @@ def row_verdicts(frame) -> dict:
     return dict(zip(_row_keys(frame), frame["verdict"]))
 
 
-def retry_plan(out, tasks: list[Task], budget: int) -> tuple[list[Task], list[Task]]:
+def retry_plan(out, tasks: list[Task], budget) -> tuple[list[Task], list[Task]]:
     """The tasks of ``batch --retry``: those of ``tasks`` left unknown in ``out``, at ``budget``.
 
-    Also the tasks that have no row in ``out`` (see :func:`plan.retry_tasks`).
+    ``budget``: a node limit or a ``plan.Rung`` (a limit and a search). Also
+    the tasks that have no row in ``out`` (see :func:`plan.retry_tasks`).
     """
     store = ResultStore(out)
     frame = store.load() if store.exists() else None
@@ -343,17 +351,30 @@ def planned_keys(runs: list[dict], frame=None) -> set | None:
             chosen = [
                 Setting(source, int(text.split()[0]), text.split()[1]) for text in meta["settings"]
             ]
+            search = str(meta.get("search") or DEFAULT_SEARCH)
+            base_search = search
             if meta.get("retry_from") is not None:
                 if player != "solver" or verdicts is None:
                     return None
                 limits = dict.fromkeys((1, 2, 4), int(meta["retry_from"]))
+                base_search = str(meta.get("retry_from_search") or DEFAULT_SEARCH)
             tasks = [
-                Task(player, samples, seed, s.source, s.suits, s.rules, limits[s.suits], d)
+                Task(
+                    player,
+                    samples,
+                    seed,
+                    s.source,
+                    s.suits,
+                    s.rules,
+                    limits[s.suits],
+                    d,
+                    base_search,
+                )
                 for s in chosen
                 for d in deals
             ]
             if meta.get("retry_from") is not None:
-                tasks = retry_tasks(tasks, verdicts, int(meta["node_limit"]))[0]
+                tasks = retry_tasks(tasks, verdicts, int(meta["node_limit"]), search)[0]
             keys.update(t.key for t in tasks)
         except (KeyError, ValueError, TypeError, IndexError, AttributeError):
             return None
@@ -365,9 +386,9 @@ def missing_count(frame, runs: list[dict]) -> tuple[int, int] | None:
     keys = planned_keys(runs, frame)
     if not keys:
         return None
-    # a deal retried at a larger limit (``--retry``) is planned once per limit,
-    # but counted once: missing if any of its planned rows is
-    deal = [i for i, name in enumerate(KEY) if name != "node_limit"]
+    # a deal retried at a larger limit or with another search (``--retry``) is
+    # planned once per rung, but counted once: missing if any of its planned rows is
+    deal = [i for i, name in enumerate(KEY) if name not in ("node_limit", "search")]
 
     def deals(some) -> set:
         return {tuple(k[i] for i in deal) for k in some}

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from ..errors import SpiderError
 from ..state.codes import MAX_DEAL, GameCode, PysolDeal
-from .schema import PLAYERS, SOURCES
+from .schema import DEFAULT_SEARCH, PLAYERS, SOURCES
 
 MAX_PYSOL = 10**20 - 1
 MAX_STORED_DEAL = 2**63 - 1  # the results' deal column is int64
@@ -104,6 +104,8 @@ class Task:
     rules: str
     node_limit: int
     deal: int
+    # the solver's search configuration: a name of ``search.heuristic.PRESETS``
+    search: str = DEFAULT_SEARCH
 
     @property
     def code(self) -> str:
@@ -115,7 +117,15 @@ class Task:
     @property
     def key(self) -> tuple:
         """The results' key of this task (``schema.KEY``): one row per key."""
-        return (self.source, self.code, self.node_limit, self.player, self.samples, self.seed)
+        return (
+            self.source,
+            self.code,
+            self.node_limit,
+            self.player,
+            self.samples,
+            self.seed,
+            self.search,
+        )
 
     def position(self):
         """The deal's start position."""
@@ -188,33 +198,75 @@ def plan(
     )
 
 
-def retry_budgets(nodes: int, budgets: Iterable[int]) -> list[int]:
-    """The rungs of ``--retry``, checked: each above ``nodes`` and above the one before.
+@dataclass(frozen=True)
+class Rung:
+    """One rung of ``--retry``: a node limit and the search configuration to run."""
 
-    >>> retry_budgets(1000, [3000, 10000])
-    [3000, 10000]
+    nodes: int
+    search: str = DEFAULT_SEARCH
+
+    def text(self) -> str:
+        """``10,000,000`` or ``1,000,000 with kp300``, as the command's output says it."""
+        return f"{self.nodes:,}" + ("" if self.search == DEFAULT_SEARCH else f" with {self.search}")
+
+    def meta(self):
+        """The rung as a run's settings record it: the node limit, or ``"N@NAME"``."""
+        return self.nodes if self.search == DEFAULT_SEARCH else f"{self.nodes}@{self.search}"
+
+
+def search_names() -> list[str]:
+    """The search configurations a rung may name (``search.heuristic.PRESETS``)."""
+    from ..search.heuristic import PRESETS
+
+    return list(PRESETS)
+
+
+def retry_budgets(nodes: int, budgets: Iterable) -> list[Rung]:
+    """The rungs of ``--retry``, checked.
+
+    Each is a node limit or ``(limit, search)``. A rung must be new: its node
+    limit above that of every rung before it (``nodes``, the default search's,
+    among them) that runs the same search, as a search's budgets nest.
+
+    >>> [r.text() for r in retry_budgets(1000, [3000, (1000, "kp300"), 10000])]
+    ['3,000', '1,000 with kp300', '10,000']
     """
-    rungs = list(budgets)
+    rungs = [Rung(*b) if isinstance(b, tuple) else Rung(b) for b in budgets]
     if not rungs:
         raise SpiderError("--retry: no node limit given")
-    below = nodes
-    for budget in rungs:
-        if budget <= below:
+    names = search_names()
+    below = {DEFAULT_SEARCH: nodes}
+    for rung in rungs:
+        if rung.search not in names:
             raise SpiderError(
-                f"--retry: each node limit must be above --nodes and the one "
-                f"before it, not {budget:,} after {below:,}"
+                f"--retry: no search named '{rung.search}'; the names are {', '.join(names)}"
             )
-        below = budget
+        before = below.get(rung.search)
+        if before is not None and rung.nodes <= before:
+            if rung.search == DEFAULT_SEARCH:
+                raise SpiderError(
+                    f"--retry: each node limit must be above --nodes and the one "
+                    f"before it, not {rung.nodes:,} after {before:,}"
+                )
+            raise SpiderError(
+                f"--retry: each node limit of the search {rung.search} must be above "
+                f"the one before it, not {rung.nodes:,} after {before:,}"
+            )
+        below[rung.search] = rung.nodes
     return rungs
 
 
-def retry_tasks(tasks: list[Task], verdicts: dict, budget: int) -> tuple[list[Task], list[Task]]:
-    """The tasks to solve again at ``budget``, and the tasks that have no row yet.
+def retry_tasks(
+    tasks: list[Task], verdicts: dict, budget, search: str = DEFAULT_SEARCH
+) -> tuple[list[Task], list[Task]]:
+    """The tasks to solve again at ``budget`` with ``search``, and those with no row yet.
 
-    ``tasks`` are the plan at the smaller limit; ``verdicts`` maps the key of
+    ``tasks`` are the plan of the rung before; ``verdicts`` maps the key of
     each row in the results (``Task.key``) to its verdict. A task whose row is
-    ``unknown`` is planned again at ``budget`` (the run skips it if it has a row
-    there already); a task won or lost is settled and left alone.
+    ``unknown`` is planned again at ``budget`` (the run skips it if it has a
+    row there already), unless a solver row of the same deal at another rung
+    decided it (won or lost, at any limit or search) and it has no row at
+    ``budget`` yet; a task won or lost is settled and left alone. ``budget`` may be a ``Rung``.
 
     >>> tasks = plan("code", [1], ["classic"], range(0, 3), nodes=200)
     >>> verdicts = {tasks[0].key: "won", tasks[1].key: "unknown"}
@@ -222,11 +274,24 @@ def retry_tasks(tasks: list[Task], verdicts: dict, budget: int) -> tuple[list[Ta
     >>> [(t.deal, t.node_limit) for t in again], [t.deal for t in missing]
     ([(1, 20000)], [2])
     """
+    if isinstance(budget, Rung):
+        budget, search = budget.nodes, budget.search
+    # (source, code) of the deals the solver decided at another rung (the honest
+    # player's games decide nothing; this rung's own rows are the run's to skip)
+    decided = {
+        key[:2]
+        for key, verdict in verdicts.items()
+        if verdict != "unknown" and key[3] == "solver" and (key[2], key[6]) != (budget, search)
+    }
     again, missing = [], []
     for task in tasks:
         verdict = verdicts.get(task.key)
         if verdict is None:
             missing.append(task)
         elif verdict == "unknown":
-            again.append(replace(task, node_limit=budget))
+            retried = replace(task, node_limit=budget, search=search)
+            # a deal settled elsewhere is not solved here, unless it was already
+            # (a rerun of the same ladder plans what it planned before)
+            if retried.key in verdicts or task.key[:2] not in decided:
+                again.append(retried)
     return again, missing

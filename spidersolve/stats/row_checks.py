@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import SpiderError
-from .schema import PLAYERS, SOURCES, VERDICTS
+from .schema import DEFAULT_SEARCH, PLAYERS, SOURCES, VERDICTS
 
 # a line from the start shorter than this never lets the score reach 0, so
 # its final score is exactly 500 - moves + 8 x 100
@@ -33,6 +33,16 @@ def _expected_code(source: str, suits: int, rules: str, deal: int) -> str | None
         return None
 
 
+def _search_name_ok(name) -> bool:
+    """A search configuration's name: letters, digits and _ (``search.heuristic.PRESETS``)."""
+    return (
+        isinstance(name, str)
+        and 0 < len(name) <= 40
+        and name.isascii()
+        and name.replace("_", "a").isalnum()
+    )
+
+
 REQUIRED = [
     "source",
     "code",
@@ -48,6 +58,7 @@ REQUIRED = [
     "player",
     "samples",
     "seed",
+    "search",
 ]
 OPTIONAL = ["moves", "score", "first_action", "line"]
 HONEST_VERDICTS = ("won", "lost")  # an honest row's verdict is the game's result
@@ -105,6 +116,8 @@ def row_problem(frame: pd.DataFrame) -> str | None:
         # an honest game's nodes add up all its searches, each within the limit
         wrong |= solver & (full["nodes"] > full["node_limit"])
         wrong |= solver & ((full["samples"] != 0) | (full["seed"] != 0))
+        wrong |= ~full["search"].map(_search_name_ok).astype(bool)
+        wrong |= honest & (full["search"] != DEFAULT_SEARCH)
         wrong |= honest & ~full["verdict"].isin(HONEST_VERDICTS)
         wrong |= honest & (
             (full["samples"] < 1) | (full["samples"] > MAX_SAMPLES) | (full["seed"] < 0)
@@ -166,6 +179,10 @@ def _row_problem(row: dict) -> str | None:
         return (
             f"a solver row has samples {row['samples']} and seed {row['seed']} (0 and 0 "
             "for the solver)"
+        )
+    if not _search_name_ok(row["search"]) or (honest and row["search"] != DEFAULT_SEARCH):
+        return f"search '{row['search']}' is not a search configuration's name" + (
+            " (default for the honest player)" if honest else ""
         )
     if honest and not (1 <= row["samples"] <= MAX_SAMPLES and row["seed"] >= 0):
         return (

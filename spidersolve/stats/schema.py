@@ -7,7 +7,7 @@ metadata and a SHA-256 of both (``with_meta``); ``table_frame`` gives the
 rows back as ``load_results`` does.
 
 >>> KEY
-['source', 'code', 'node_limit', 'player', 'samples', 'seed']
+['source', 'code', 'node_limit', 'player', 'samples', 'seed', 'search']
 """
 
 from __future__ import annotations
@@ -19,12 +19,19 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-KEY = ["source", "code", "node_limit", "player", "samples", "seed"]
-# The deterministic row order: settings first, then the deal number.
-ORDER = ["player", "samples", "seed", "source", "suits", "rules", "node_limit", "deal"]
+KEY = ["source", "code", "node_limit", "player", "samples", "seed", "search"]
+# The deterministic row order: settings first, then the deal number (then the search).
+ORDER = ["player", "samples", "seed", "source", "suits", "rules", "node_limit", "deal", "search"]
 PLAYERS = ("solver", "honest")
+# The solver's search configuration unless a rung of ``batch --retry`` names another.
+DEFAULT_SEARCH = "default"
 # Columns added after the first files were written, and their value in those files.
-ADDED = {"player": ("solver", pa.string()), "samples": (0, pa.int64()), "seed": (0, pa.int64())}
+ADDED = {
+    "player": ("solver", pa.string()),
+    "samples": (0, pa.int64()),
+    "seed": (0, pa.int64()),
+    "search": (DEFAULT_SEARCH, pa.string()),
+}
 META_KEY = b"spidersolve"
 VERDICTS = ("won", "lost", "unknown")
 SOURCES = ("code", "pysol")
@@ -104,6 +111,14 @@ _FIELDS = [
         "honest player: samples of the hidden cards per decision (0 for the solver)",
     ),
     ("seed", pa.int64(), "honest player: the seed of the samples (0 for the solver)"),
+    (
+        "search",
+        _TEXT,
+        "the solver's search configuration: default, or the name of another "
+        "(search.heuristic.PRESETS) that a rung of batch --retry ran, as in "
+        "--retry 1e6@kp300; default for the honest player and in files written "
+        "before this column",
+    ),
 ]
 SCHEMA = pa.schema(
     [pa.field(name, kind, metadata={"description": text}) for name, kind, text in _FIELDS]
@@ -202,6 +217,7 @@ def table_frame(table: pa.Table) -> pd.DataFrame:
         "version",
         "time",
         "player",
+        "search",
     ):
         frame[column] = frame[column].astype(object).where(frame[column].notna(), None)
     return frame

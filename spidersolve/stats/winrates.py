@@ -24,10 +24,11 @@ import pandas as pd
 
 from ..board import plural
 from ..errors import SpiderError
+from .schema import DEFAULT_SEARCH
 from .text import align, count_text, interval, pct, plain, secs
 
 Z95 = 1.959963984540054  # the 97.5% point of the standard normal
-GROUP_COLUMNS = ("source", "suits", "rules", "node_limit", "version")
+GROUP_COLUMNS = ("source", "suits", "rules", "node_limit", "search", "version")
 DEFAULT_BY = ("source", "suits", "rules")
 VERDICTS = ("won", "lost", "unknown")
 
@@ -59,10 +60,23 @@ def by_columns(by) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def group_keys(by) -> list[str]:
-    """Grouping columns; the node limit is always one (rows at two limits are two runs)."""
+def group_keys(by, frame: pd.DataFrame | None = None) -> list[str]:
+    """Grouping columns; the node limit is always one (rows at two limits are two runs),
+    and so is the search when some row of ``frame`` ran another than the default."""
     keys = by_columns(by)
-    return keys + ([] if "node_limit" in keys else ["node_limit"])
+    keys += [] if "node_limit" in keys else ["node_limit"]
+    if "search" not in keys and other_searches(frame):
+        keys.append("search")
+    return keys
+
+
+def other_searches(frame: pd.DataFrame | None) -> bool:
+    """Whether some row ran a search configuration other than the default."""
+    return (
+        frame is not None
+        and "search" in frame.columns
+        and bool((frame["search"] != DEFAULT_SEARCH).any())
+    )
 
 
 def verdicts_within(frame: pd.DataFrame, budget: int) -> pd.Series:
@@ -117,7 +131,7 @@ def counts(verdicts: pd.Series) -> dict:
 
 def grouped(frame: pd.DataFrame, by):
     """The grouping keys of ``by`` and ``(labels, rows)`` for each group, in order."""
-    keys = group_keys(by)
+    keys = group_keys(by, frame)
     if frame.empty:
         return keys, []
     return keys, [
@@ -192,26 +206,33 @@ def curve(rows: pd.DataFrame, budgets=()) -> pd.DataFrame:
 
 
 def settled(frame: pd.DataFrame, by=DEFAULT_BY) -> list[dict]:
-    """Per group of ``by`` whose rows hold several node limits: each deal once, settled.
+    """Per group of ``by`` whose rows hold several rungs: each deal once, settled.
 
-    A deal run at several limits (``batch --retry``) counts once, with its
-    verdict at the largest limit it was run at. Budgets nest, so that is the
-    verdict of the smallest limit that decided it (won or lost), which is the
-    limit it was settled at; a deal never decided is unknown at its largest
-    limit. Each record holds the group's labels, :func:`counts` of the settled
-    verdicts, and ``at``: one ``{"node_limit", "won", "lost", "unknown"}`` per
-    limit, the deals settled (or left unknown) there. Groups with one limit,
-    and every group when ``by`` names ``node_limit``, have no record.
+    A rung is a node limit and a search configuration (``batch --retry
+    1e7,1e6@kp300``). A deal run at several rungs counts once, with the
+    verdict of the first rung that decided it (won or lost), in the order of
+    the node limit, the default search first at each limit; a deal never
+    decided is unknown at its last rung. A search's budgets nest, so at the
+    default search alone that is the verdict at the largest limit. Each
+    record holds the group's labels, :func:`counts` of the settled verdicts,
+    and ``at``: one ``{"node_limit", "won", "lost", "unknown"}`` per rung (with
+    ``"search"`` when some rung ran another search), the deals settled (or
+    left unknown) there. Groups with one rung, and every group when ``by``
+    names ``node_limit``, have no record.
     """
     keys = by_columns(by)
     if frame.empty or "node_limit" in keys:
         return []
     groups = frame.groupby(keys, sort=True) if keys else [((), frame)]
+    rung = ["node_limit", "search"]
     out = []
     for key, rows in groups:
-        if rows["node_limit"].nunique() < 2:
+        if len(rows[rung].drop_duplicates()) < 2:
             continue
-        rows = rows.sort_values("node_limit", kind="stable")
+        named = other_searches(rows)
+        rows = rows.assign(_other=rows["search"] != DEFAULT_SEARCH).sort_values(
+            ["node_limit", "_other", "search"], kind="stable"
+        )
         deal = ["source", "code"]
         decided = rows[rows["verdict"] != "unknown"].drop_duplicates(deal, keep="first")
         done = set(zip(decided["source"], decided["code"]))
@@ -220,11 +241,23 @@ def settled(frame: pd.DataFrame, by=DEFAULT_BY) -> list[dict]:
         record = {k: plain(v) for k, v in zip(keys, key if isinstance(key, tuple) else (key,))}
         record.update(counts(final["verdict"]))
         record["at"] = [
-            {"node_limit": int(limit), **{v: int((part["verdict"] == v).sum()) for v in VERDICTS}}
-            for limit, part in final.groupby("node_limit", sort=True)
+            {
+                "node_limit": int(limit),
+                **({"search": str(search)} if named else {}),
+                **{v: int((part["verdict"] == v).sum()) for v in VERDICTS},
+            }
+            for (limit, _other, search), part in final.groupby(
+                ["node_limit", "_other", "search"], sort=True
+            )
         ]
         out.append(record)
     return out
+
+
+def rung_text(record: dict) -> str:
+    """``1,000,000``, or ``1,000,000 with kp300`` for a rung of another search."""
+    search = record.get("search", DEFAULT_SEARCH)
+    return f"{record['node_limit']:,}" + ("" if search == DEFAULT_SEARCH else f" with {search}")
 
 
 def settled_text(records: list[dict], by=DEFAULT_BY) -> str:
@@ -236,7 +269,7 @@ def settled_text(records: list[dict], by=DEFAULT_BY) -> str:
     for record, cells in zip(records, labels):
         parts = []
         for verdict in VERDICTS:
-            where = [f"{a[verdict]} at {a['node_limit']:,}" for a in record["at"] if a[verdict]]
+            where = [f"{a[verdict]} at {rung_text(a)}" for a in record["at"] if a[verdict]]
             parts.append(
                 f"{verdict} {record[verdict]}" + (f" ({', '.join(where)})" if where else "")
             )
@@ -246,10 +279,14 @@ def settled_text(records: list[dict], by=DEFAULT_BY) -> str:
             f"win >= {pct(record['win_low'])} [{interval(record, 'win_low')}], "
             f"win <= {pct(record['win_high'])} [{interval(record, 'win_high')}]"
         )
-    return (
-        "Settled (each deal once, at the largest node limit it was run at; budgets "
-        "nest):\n" + "\n".join(lines)
-    )
+    if any("search" in a for r in records for a in r["at"]):
+        head = (
+            "Settled (each deal once, at the first rung that decided it: node limits "
+            "in order, the default search first at each):\n"
+        )
+    else:
+        head = "Settled (each deal once, at the largest node limit it was run at; budgets nest):\n"
+    return head + "\n".join(lines)
 
 
 def hardest(frame: pd.DataFrame, n: int = 10) -> pd.DataFrame:
@@ -270,7 +307,7 @@ def unresolved(frame: pd.DataFrame) -> pd.DataFrame:
 
 def stats_json(frame: pd.DataFrame, by=DEFAULT_BY, budgets=()) -> list[dict]:
     """The summary with each group's budget rows nested under ``budgets``."""
-    keys = group_keys(by)
+    keys = group_keys(by, frame)
     table = summary(frame, by)
     nested = budget_table(frame, budgets, by)
     out = []
@@ -289,7 +326,7 @@ def stats_json(frame: pd.DataFrame, by=DEFAULT_BY, budgets=()) -> list[dict]:
 
 def stats_flat(frame: pd.DataFrame, by=DEFAULT_BY, budgets=()) -> pd.DataFrame:
     """The summary with columns ``won_at_B`` ... for each budget B (for CSV)."""
-    keys = group_keys(by)
+    keys = group_keys(by, frame)
     table = summary(frame, by)
     nested = budget_table(frame, budgets, by)
     for budget in budgets:
@@ -308,7 +345,7 @@ def _label_cells(record: dict, keys: list[str]) -> list[str]:
 
 def render(frame: pd.DataFrame, by=DEFAULT_BY, budgets=()) -> str:
     """The stats as readable text tables: one row per group, then one per budget."""
-    keys = group_keys(by)
+    keys = group_keys(by, frame)
     table = summary(frame, by)
     header = keys + [
         "deals",
