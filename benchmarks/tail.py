@@ -23,8 +23,8 @@ import sys
 from pathlib import Path
 
 from spidersolve.search.memory import needed_bytes, size_text
-from spidersolve.stats.store import load_results
 from spidersolve.stats.schema import DEFAULT_SEARCH
+from spidersolve.stats.store import load_results
 from spidersolve.stats.winrates import counts, rung_text, settled
 
 HERE = Path(__file__).resolve().parent
