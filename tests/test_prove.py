@@ -206,7 +206,37 @@ def test_solve_prove_json_of_a_won_deal():
 
 def test_unknown_says_how_to_go_further():
     result = _run(["solve", "SP1-S4C-AAAAAAA", "--nodes", "10"])
+    assert "try a larger --nodes, another --search (kp300), or --prove" in result.output
+    result = _run(["solve", "SP1-S4C-AAAAAAA", "--nodes", "10", "--search", "kp300"])
     assert "try a larger --nodes, or --prove" in result.output
+
+
+def test_solve_search_runs_that_configuration():
+    import json
+
+    from spidersolve.search import solve
+
+    for name in ("default", "kp300"):
+        result = _run(["solve", "SP1-S2C-AAAAAAD", "--search", name, "--json"])
+        assert result.exit_code == 0, result.output
+        obj = json.loads(result.stdout)
+        alone = solve("SP1-S2C-AAAAAAD", weights=None if name == "default" else name)
+        assert (obj["verdict"], obj["nodes"], obj["line"]) == (
+            alone.verdict,
+            alone.nodes,
+            alone.line_text,
+        )
+    # another search indeed: 1,720 nodes against the default's 2,056
+    assert solve("SP1-S2C-AAAAAAD", weights="kp300").nodes != solve("SP1-S2C-AAAAAAD").nodes
+
+
+def test_solve_search_refuses_an_unknown_name_and_prove():
+    result = _run(["solve", "SP1-S1C-AAAAAAD", "--search", "nosuch"])
+    assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1, result.stderr
+    assert "nosuch" in result.stderr and "kp300" in result.stderr
+    result = _run(["solve", "SP1-S1C-AAAAAAD", "--search", "kp300", "--prove"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: --prove does not combine with --search")
 
 
 def test_solve_prove_with_too_little_memory_is_refused():

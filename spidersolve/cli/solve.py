@@ -7,6 +7,7 @@ import click
 from ..board import plural
 from ..errors import SpiderError
 from ..search import DEFAULT_NODES, HINT_NODES, hint, solve
+from ..search.heuristic import PRESETS
 from ..search.honest import DEFAULT_SEED, HONEST_NODES, HONEST_SAMPLES, default_workers
 from ..search.memory import NODE_COST_TEXT
 from ..state import Game, line_text
@@ -91,9 +92,18 @@ def _write_page(path, game: Game, line, name: str, after: str) -> str:
     help="If the search says unknown, walk every reachable position (16 bytes "
     "each, up to --memory) to prove the deal won or lost; see docs/proving.md.",
 )
+@click.option(
+    "--search",
+    "search",
+    type=click.Choice(list(PRESETS)),
+    default="default",
+    show_default=True,
+    help="The search configuration (search.heuristic.PRESETS). kp300 wins many of "
+    "the deals the default leaves unknown (docs/solve.md).",
+)
 @json_option
 def solve_command(
-    source, after, nodes, memory, search_memory, words, html_path, shorten, prove, as_json
+    source, after, nodes, memory, search_memory, words, html_path, shorten, prove, search, as_json
 ):
     """Prove SOURCE won (with a winning line), lost, or say unknown.
 
@@ -102,7 +112,8 @@ def solve_command(
     rules before it is printed. --html FILE also writes the winning line as a
     solution page (see 'spidersolve show').
     """
-    if prove and (words or html_path or shorten or search_memory is not None):
+    other_search = search != "default"
+    if prove and (words or html_path or shorten or search_memory is not None or other_search):
         given = [
             n
             for n, v in (
@@ -110,6 +121,7 @@ def solve_command(
                 ("--html", html_path),
                 ("--shorten", shorten),
                 ("--search-memory", search_memory is not None),
+                ("--search", other_search),
             )
             if v
         ]
@@ -121,7 +133,8 @@ def solve_command(
     if prove:
         _prove(game, nodes, memory, as_json)
         return
-    result = solve(game, nodes=nodes, shorten=shorten, memory=search_memory)
+    weights = search if other_search else None
+    result = solve(game, nodes=nodes, weights=weights, shorten=shorten, memory=search_memory)
     page = None
     if html_path and result.verdict == "won":
         page = _write_page(html_path, game, result.line, name, after)
@@ -159,7 +172,8 @@ def solve_command(
     else:
         click.echo(
             f"no proof within {plural(nodes, 'node')}: try a larger --nodes, "
-            "or --prove to walk every position"
+            + ("" if other_search else "another --search (kp300), ")
+            + "or --prove to walk every position"
         )
     if html_path:
         click.echo("page: not written (no winning line)")
