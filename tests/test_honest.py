@@ -175,3 +175,47 @@ def test_autoplay_without_honest_plays_the_solvers_line():
     data = json.loads(out.stdout)
     assert data["result"] == "won" and data["player"] == "solver"
     assert replay(GameCode.parse("SP1-S1C-AAAAAAD").position(), data["line"]).won
+
+
+def _mid_game(code: str, actions: int) -> Position:
+    """The visible position after the honest player's first ``actions`` actions."""
+    deal = GameCode.parse(code).position()
+    line = play_honest(deal, **FAST).line[:actions]
+    return visible_of(replay(deal, line).position)
+
+
+def test_prepared_reveals_turn_up_a_card_after_moves_that_reveal_nothing():
+    from spidersolve.search.honest import _prepared_reveals
+    from spidersolve.state import HiddenCard
+
+    view = _mid_game("SP1-S1C-AAAAAAD", 12)
+    fill = samples(view, 2, 5)
+    found = _prepared_reveals(view, fill[0], 3)
+    assert 1 <= len(found) <= 3
+    for plan, (before, last) in found:
+        assert len(plan) >= 2 and plan[-1] == last and not last.is_deal
+        pos = view
+        for action in plan[:-1]:  # legal and revealing nothing, from the view itself
+            assert action in legal_actions(pos)
+            pos = apply(pos, action)[0]
+        assert pos == before
+        with pytest.raises(HiddenCard):  # the last one turns up a face-down card
+            apply(pos, last)
+    # the ranking reads face-up cards only: another filling gives the same plans
+    assert _prepared_reveals(view, fill[1], 3) == found
+    assert _prepared_reveals(view, fill[0], 0) == []
+
+
+def test_prepared_reveals_are_among_the_candidates_scored():
+    import spidersolve.search.honest as honest
+
+    view = _mid_game("SP1-S1C-AAAAAAD", 12)
+    with_them = advise(view, **FAST)
+    saved = dict(honest.HONEST_PREPARED)
+    try:
+        honest.HONEST_PREPARED.update({1: 0})
+        without = advise(view, **FAST)
+    finally:
+        honest.HONEST_PREPARED.update(saved)
+    assert with_them.candidates > without.candidates
+    assert with_them.nodes > without.nodes  # they were scored on the samples

@@ -48,14 +48,21 @@ from ..state import (
     line_text,
     replay,
 )
+from ..state.packed import to_board
 from ..state.visible import samples as draw_samples
 from ..state.visible import unknown_count, visible_of
+from ._terms import evaluate
+from .heuristic import PLAIN, weight_rows
 from .solver import MAX_NODES, _Search
 
 METHODS = ("vote", "compare", "bandit")
 HONEST_SAMPLES = 8
 HONEST_NODES = {1: 2_000, 2: 4_000, 4: 10_000}  # per sample search, by the number of suits
 HONEST_TOP = 6  # candidates scored by ``compare`` and ``bandit``
+# Prepared reveals scored beside them, by the number of suits (``_prepared_reveals``):
+# measured on one and two suits only (docs/honest.md), so none with four.
+HONEST_PREPARED = {1: 3, 2: 3, 4: 0}
+PREPARED_POSITIONS = 400  # visible positions the search for prepared reveals may visit
 DEFAULT_SEED = 0
 # A visible position with no hidden card left is solved once, with this budget.
 KNOWN_NODES = 200_000
@@ -325,6 +332,14 @@ def _choose(view, legal, n_samples, seed, nodes, method, top, pool):
         best = ranked[0]
         return best.plan, best.won_votes, n_samples, n_samples, len(ranked), spent
     alive = ranked[:top]
+    # ... and the tidiest ways to turn up a card after moves that reveal nothing,
+    # proposed or not: the samples' lines often share one start and miss them
+    n_candidates = len(ranked)
+    for plan, key in _prepared_reveals(view, sampled[0], HONEST_PREPARED[view.suits]):
+        if key not in candidates:
+            candidates[key] = _Candidate(plan, REVEALS_CARD, known={})
+            alive.append(candidates[key])
+            n_candidates += 1
 
     def score(cand, indices):
         todo = [i for i in indices if i not in cand.known]
@@ -355,7 +370,51 @@ def _choose(view, legal, n_samples, seed, nodes, method, top, pool):
         if len(alive) == 1:
             break
     best = alive[0]
-    return best.plan, best.wins, best.scored, n_samples, len(ranked), spent
+    return best.plan, best.wins, best.scored, n_samples, n_candidates, spent
+
+
+def _prepared_reveals(view: Position, sample: Position, count: int) -> list:
+    """The ``count`` plans that turn up a face-down card after at least one action
+    that reveals nothing, leaving the tidiest table, with their candidate keys.
+
+    A breadth-first search over the visible positions reachable from ``view``
+    without a reveal (at most ``PREPARED_POSITIONS``, in the order of
+    ``legal_actions``) finds every such plan; each is ranked by the value of
+    the position before its last action under the plain heuristic (face-down
+    cards, breaks, mixed pairs, empty columns, runs removed), then by its
+    length. Those terms read only face-up cards and counts, so ``sample`` (any
+    filling of ``view``'s hidden cards, needed to build the kernel's board)
+    does not change the ranking.
+    """
+    if count <= 0:
+        return []
+    paths = {view: ()}
+    queue = [view]
+    found = []  # (plan, key), in the order found
+    for pos in queue:
+        if len(paths) >= PREPARED_POSITIONS:
+            break
+        for action in legal_actions(pos):
+            try:
+                after = apply(pos, action)[0]
+            except HiddenCard:
+                if pos is not view and not action.is_deal:
+                    found.append((paths[pos] + (action,), (pos, action)))
+                continue
+            if after not in paths:
+                paths[after] = paths[pos] + (action,)
+                queue.append(after)
+    if not found:
+        return []
+    plain = weight_rows(PLAIN)[0]
+    ranked = sorted(
+        found,
+        key=lambda item: (
+            int(evaluate(to_board(replay(sample, item[0][:-1]).position), plain)),
+            len(item[0]),
+        ),
+    )
+    return ranked[:count]
 
 
 __all__ = ["HONEST_NODES", "HONEST_SAMPLES", "HonestAdvice", "METHODS", "advise", "reveal_plan"]
