@@ -65,15 +65,21 @@ def unknown_codes(frame: pd.DataFrame, limit: int) -> list[str]:
     return sorted(rows.loc[rows["verdict"] == "unknown", "code"])
 
 
-def test_retry_solves_only_the_deals_left_unknown(results):
+def retry_once(results, rung: str, said: str):
+    """Retry the base run at ``rung``, check the summary line (``said``: how it
+    names the rung); the rows before, the codes left unknown, the rows after."""
     before = load_results(results)
     unknown = unknown_codes(before, NODES)
-    result = batch(results, "--retry", "20000")
+    result = batch(results, "--retry", rung)
     assert result.stdout.startswith(
-        f"retry at 20,000 nodes: {len(unknown)} deals left unknown "
+        f"retry at {said}: {len(unknown)} deals left unknown "
         f"at 1,250, 0 already done, {len(unknown)} solved now: "
     )
-    after = load_results(results)
+    return before, unknown, load_results(results)
+
+
+def test_retry_solves_only_the_deals_left_unknown(results):
+    before, unknown, after = retry_once(results, "20000", "20,000 nodes")
     pd.testing.assert_frame_equal(at(after, NODES), at(before, NODES))  # untouched
     again = at(after, 20000)
     assert sorted(again["code"]) == unknown  # the won deals are not solved again
@@ -274,14 +280,7 @@ def test_a_rung_of_another_search_solves_the_unknown_deals_with_it(results):
     from spidersolve.search import solve
     from spidersolve.state import as_position
 
-    before = load_results(results)
-    unknown = unknown_codes(before, NODES)
-    result = batch(results, "--retry", "1250@kp300")
-    assert result.stdout.startswith(
-        f"retry at 1,250 nodes with kp300: {len(unknown)} deals left unknown at 1,250, "
-        f"0 already done, {len(unknown)} solved now: "
-    )
-    after = load_results(results)
+    before, unknown, after = retry_once(results, "1250@kp300", "1,250 nodes with kp300")
     assert set(before["search"]) == {"default"}  # the rows written before say so
     pd.testing.assert_frame_equal(
         after[after["search"] == "default"].reset_index(drop=True), before

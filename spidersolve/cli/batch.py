@@ -280,8 +280,7 @@ def batch(
         again = retry_plan(out, tasks, rung)[0]
         # the next rung's base
         tasks = [replace(t, node_limit=rung.nodes, search=rung.search) for t in tasks]
-        with_search = "" if rung.search == DEFAULT_SEARCH else f" with {rung.search}"
-        prefix = f"retry at {rung.nodes:,} nodes{with_search}: "
+        prefix = f"retry at {rung.nodes:,} nodes{rung.with_search}: "
         if not again:
             if not quiet:
                 click.echo(

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from ..errors import SpiderError
 from ..state.codes import MAX_DEAL, GameCode, PysolDeal
-from .schema import DEFAULT_SEARCH, PLAYERS, SOURCES
+from .schema import DEFAULT_SEARCH, KEY, PLAYERS, SOURCES
 
 MAX_PYSOL = 10**20 - 1
 MAX_STORED_DEAL = 2**63 - 1  # the results' deal column is int64
@@ -205,9 +205,14 @@ class Rung:
     nodes: int
     search: str = DEFAULT_SEARCH
 
+    @property
+    def with_search(self) -> str:
+        """`` with kp300`` after a rung of another search; empty for the default."""
+        return "" if self.search == DEFAULT_SEARCH else f" with {self.search}"
+
     def text(self) -> str:
         """``10,000,000`` or ``1,000,000 with kp300``, as the command's output says it."""
-        return f"{self.nodes:,}" + ("" if self.search == DEFAULT_SEARCH else f" with {self.search}")
+        return f"{self.nodes:,}{self.with_search}"
 
     def meta(self):
         """The rung as a run's settings record it: the node limit, or ``"N@NAME"``."""
@@ -278,11 +283,12 @@ def retry_tasks(
         budget, search = budget.nodes, budget.search
     # (source, code) of the deals the solver decided at another rung (the honest
     # player's games decide nothing; this rung's own rows are the run's to skip)
-    decided = {
-        key[:2]
-        for key, verdict in verdicts.items()
-        if verdict != "unknown" and key[3] == "solver" and (key[2], key[6]) != (budget, search)
-    }
+    decided = set()
+    for key, verdict in verdicts.items():
+        row = dict(zip(KEY, key))
+        if verdict != "unknown" and row["player"] == "solver":
+            if (row["node_limit"], row["search"]) != (budget, search):
+                decided.add((row["source"], row["code"]))
     again, missing = [], []
     for task in tasks:
         verdict = verdicts.get(task.key)
@@ -292,6 +298,6 @@ def retry_tasks(
             retried = replace(task, node_limit=budget, search=search)
             # a deal settled elsewhere is not solved here, unless it was already
             # (a rerun of the same ladder plans what it planned before)
-            if retried.key in verdicts or task.key[:2] not in decided:
+            if retried.key in verdicts or (task.source, task.code) not in decided:
                 again.append(retried)
     return again, missing

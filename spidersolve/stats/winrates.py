@@ -24,6 +24,7 @@ import pandas as pd
 
 from ..board import plural
 from ..errors import SpiderError
+from .plan import Rung
 from .schema import DEFAULT_SEARCH
 from .text import align, count_text, interval, pct, plain, secs
 
@@ -256,8 +257,7 @@ def settled(frame: pd.DataFrame, by=DEFAULT_BY) -> list[dict]:
 
 def rung_text(record: dict) -> str:
     """``1,000,000``, or ``1,000,000 with kp300`` for a rung of another search."""
-    search = record.get("search", DEFAULT_SEARCH)
-    return f"{record['node_limit']:,}" + ("" if search == DEFAULT_SEARCH else f" with {search}")
+    return Rung(record["node_limit"], record.get("search", DEFAULT_SEARCH)).text()
 
 
 def settled_text(records: list[dict], by=DEFAULT_BY) -> str:
