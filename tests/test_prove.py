@@ -216,11 +216,11 @@ def test_solve_search_runs_that_configuration():
 
     from spidersolve.search import solve
 
-    for name in ("default", "kp300"):
+    for name in ("default", "kp300", "KP300"):  # names in any case
         result = _run(["solve", "SP1-S2C-AAAAAAD", "--search", name, "--json"])
         assert result.exit_code == 0, result.output
         obj = json.loads(result.stdout)
-        alone = solve("SP1-S2C-AAAAAAD", weights=None if name == "default" else name)
+        alone = solve("SP1-S2C-AAAAAAD", weights=None if name == "default" else name.lower())
         assert (obj["verdict"], obj["nodes"], obj["line"]) == (
             alone.verdict,
             alone.nodes,

@@ -225,7 +225,7 @@ def test_stats_counts_the_deals_an_interrupted_retry_left(results):
     from spidersolve.stats.batch import retry_plan
 
     tasks = plan("code", [1, 4], ["classic"], range(6), nodes=NODES)
-    again, missing = retry_plan(results, tasks, 20000)
+    again, missing, _settled = retry_plan(results, tasks, 20000)
     assert not missing and len(again) > 2
     meta = {
         "source": "code",
@@ -328,9 +328,11 @@ def test_a_deal_settled_at_another_rung_is_not_solved_again(results):
     frame = load_results(results)
     won_later = set(at(frame, 20000).query("verdict == 'won'")["code"])
     assert won_later  # some deals unknown at 1,250 are won at 20,000
-    batch(results, "--retry", "1250@kp300", "--quiet")
+    summary = batch(results, "--retry", "1250@KP300").stdout  # names: any case
     kp = load_results(results).query("search == 'kp300'")
     assert sorted(kp["code"]) == sorted(set(unknown_codes(frame, NODES)) - won_later)
+    # the summary counts the deals it left alone
+    assert f"left unknown at 1,250 ({len(won_later)} others settled at other rungs), " in summary
 
 
 @pytest.mark.parametrize(

@@ -231,7 +231,7 @@ def batch(
         rungs = retry_budgets(limit, [_rung(t) for t in retry.split(",") if t.strip()])
     tasks = plan(source, suit_list, rule_list, deal_list, limit, player, samples, seed)
     if rungs:
-        missing = retry_plan(out, tasks, rungs[0])[1]
+        missing = retry_plan(out, tasks, rungs[0]).missing
         if len(missing) == len(tasks):
             raise SpiderError(
                 f"--retry: none of the {plural(len(tasks), 'deal')} planned "
@@ -277,14 +277,17 @@ def batch(
         return
     below = Rung(limit)
     for rung in rungs:
-        again = retry_plan(out, tasks, rung)[0]
+        again, _missing, settled = retry_plan(out, tasks, rung)
         # the next rung's base
         tasks = [replace(t, node_limit=rung.nodes, search=rung.search) for t in tasks]
         prefix = f"retry at {rung.nodes:,} nodes{rung.with_search}: "
+        # deals unknown at the rung below but won or lost at another rung
+        elsewhere = f" ({settled:,} others settled at other rungs)" if settled else ""
         if not again:
             if not quiet:
                 click.echo(
-                    f"{prefix}no deal left unknown at {below.text()}: nothing to do -> {Path(out)}"
+                    f"{prefix}no deal left unknown at {below.text()}{elsewhere}: "
+                    f"nothing to do -> {Path(out)}"
                 )
             break  # nor at the larger limits
         rung_meta = dict(
@@ -298,14 +301,14 @@ def batch(
             again, out, backend, chunk, rung_meta, False, draw, f"at {rung.text()}", solver
         )
         if not quiet:
-            click.echo(prefix + _summary(report, f"left unknown at {below.text()}"))
+            click.echo(prefix + _summary(report, f"left unknown at {below.text()}{elsewhere}"))
         below = rung
 
 
 def _rung(text: str) -> tuple[int, str]:
     """One rung of --retry: ``N`` or ``N@NAME`` (a node limit and a search configuration)."""
     nodes, _at, search = text.partition("@")
-    return node_count(nodes, "--retry"), (search.strip() if _at else DEFAULT_SEARCH)
+    return node_count(nodes, "--retry"), (search.strip().lower() if _at else DEFAULT_SEARCH)
 
 
 def _run_meta(source, suits, rules, deals, limit, player, samples, seed, backend, scheduler):

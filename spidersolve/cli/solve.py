@@ -95,7 +95,7 @@ def _write_page(path, game: Game, line, name: str, after: str) -> str:
 @click.option(
     "--search",
     "search",
-    type=click.Choice(list(PRESETS)),
+    type=click.Choice(list(PRESETS), case_sensitive=False),
     default="default",
     show_default=True,
     help="The search configuration (search.heuristic.PRESETS). kp300 wins many of "

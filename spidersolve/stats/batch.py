@@ -25,7 +25,16 @@ from pathlib import Path
 
 from .. import __version__
 from .backends import InlineBackend
-from .plan import MAX_TASKS, Setting, Task, deal_count, deal_numbers, deal_ranges, retry_tasks
+from .plan import (
+    MAX_TASKS,
+    RetryPlan,
+    Setting,
+    Task,
+    deal_count,
+    deal_numbers,
+    deal_ranges,
+    retry_tasks,
+)
 from .schema import DEFAULT_SEARCH
 from .store import KEY, ResultStore
 
@@ -305,7 +314,7 @@ def row_verdicts(frame) -> dict:
     return dict(zip(_row_keys(frame), frame["verdict"]))
 
 
-def retry_plan(out, tasks: list[Task], budget) -> tuple[list[Task], list[Task]]:
+def retry_plan(out, tasks: list[Task], budget) -> RetryPlan:
     """The tasks of ``batch --retry``: those of ``tasks`` left unknown in ``out``, at ``budget``.
 
     ``budget``: a node limit or a ``plan.Rung`` (a limit and a search). Also
@@ -374,7 +383,7 @@ def planned_keys(runs: list[dict], frame=None) -> set | None:
                 for d in deals
             ]
             if meta.get("retry_from") is not None:
-                tasks = retry_tasks(tasks, verdicts, int(meta["node_limit"]), search)[0]
+                tasks = retry_tasks(tasks, verdicts, int(meta["node_limit"]), search).again
             keys.update(t.key for t in tasks)
         except (KeyError, ValueError, TypeError, IndexError, AttributeError):
             return None

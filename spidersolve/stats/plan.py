@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from ..errors import SpiderError
 from ..state.codes import MAX_DEAL, GameCode, PysolDeal
@@ -261,9 +262,17 @@ def retry_budgets(nodes: int, budgets: Iterable) -> list[Rung]:
     return rungs
 
 
+class RetryPlan(NamedTuple):
+    """What a rung of ``batch --retry`` plans (``retry_tasks``)."""
+
+    again: list  # the tasks to solve at the rung
+    missing: list  # the tasks of the rung before that have no row yet
+    settled: int  # unknown at the rung before but decided at another rung: not planned
+
+
 def retry_tasks(
     tasks: list[Task], verdicts: dict, budget, search: str = DEFAULT_SEARCH
-) -> tuple[list[Task], list[Task]]:
+) -> RetryPlan:
     """The tasks to solve again at ``budget`` with ``search``, and those with no row yet.
 
     ``tasks`` are the plan of the rung before; ``verdicts`` maps the key of
@@ -275,9 +284,9 @@ def retry_tasks(
 
     >>> tasks = plan("code", [1], ["classic"], range(0, 3), nodes=200)
     >>> verdicts = {tasks[0].key: "won", tasks[1].key: "unknown"}
-    >>> again, missing = retry_tasks(tasks, verdicts, 20000)
-    >>> [(t.deal, t.node_limit) for t in again], [t.deal for t in missing]
-    ([(1, 20000)], [2])
+    >>> again, missing, settled = retry_tasks(tasks, verdicts, 20000)
+    >>> [(t.deal, t.node_limit) for t in again], [t.deal for t in missing], settled
+    ([(1, 20000)], [2], 0)
     """
     if isinstance(budget, Rung):
         budget, search = budget.nodes, budget.search
@@ -289,7 +298,7 @@ def retry_tasks(
         if verdict != "unknown" and row["player"] == "solver":
             if (row["node_limit"], row["search"]) != (budget, search):
                 decided.add((row["source"], row["code"]))
-    again, missing = [], []
+    again, missing, settled = [], [], 0
     for task in tasks:
         verdict = verdicts.get(task.key)
         if verdict is None:
@@ -300,4 +309,6 @@ def retry_tasks(
             # (a rerun of the same ladder plans what it planned before)
             if retried.key in verdicts or (task.source, task.code) not in decided:
                 again.append(retried)
-    return again, missing
+            else:
+                settled += 1
+    return RetryPlan(again, missing, settled)
