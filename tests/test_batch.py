@@ -364,14 +364,17 @@ def test_honest_games_are_the_same_on_two_workers_and_on_dask(tmp_path, honest_r
 
 def test_stats_shows_the_honest_rate_beside_the_solvers_verdicts(tmp_path):
     batch(tmp_path, "--workers", "1", deals="0:3")
-    batch(tmp_path, "--workers", "1", *HONEST, deals="0:3", nodes="1000")
+    # one sample of 200 nodes a decision: weak enough to lose deal 1 honestly
+    batch(
+        tmp_path, "--workers", "1", "--player", "honest", "--samples", "1", deals="0:3", nodes="200"
+    )
     out = CliRunner().invoke(cli, ["stats", str(tmp_path)])
     assert out.exit_code == 0, out.output
     assert "Honest player" in out.stdout and "3/3" in out.stdout  # the solver won all 3
     frame = load_results(tmp_path)
     honest = frame[frame["player"] == "honest"]
     lost = sorted(honest[honest["verdict"] == "lost"]["code"])
-    assert lost  # deals 0 and 2 are lost honestly at these settings: the lines below say so
+    assert lost  # the lines below say so
     assert "lost honestly" in out.stdout and all(code in out.stdout for code in lost)
     data = json.loads(CliRunner().invoke(cli, ["stats", str(tmp_path), "--json"]).stdout)
     assert data["honest"][0]["games"] == 3

@@ -219,3 +219,36 @@ def test_prepared_reveals_are_among_the_candidates_scored():
         honest.HONEST_PREPARED.update(saved)
     assert with_them.candidates > without.candidates
     assert with_them.nodes > without.nodes  # they were scored on the samples
+
+
+def test_a_deal_waits_while_a_card_can_turn_up():
+    import spidersolve.search.honest as honest
+    from spidersolve.search.honest import (
+        DEALS,
+        REVEALS_CARD,
+        REVEALS_NOTHING,
+        _Candidate,
+        _candidates_to_score,
+    )
+
+    deal, card, nothing = (_Candidate((), kind) for kind in (DEALS, REVEALS_CARD, REVEALS_NOTHING))
+    assert _candidates_to_score([deal, card, nothing], 4) == [card]
+    saved = dict(honest.HONEST_DEAL_LAST)
+    try:
+        honest.HONEST_DEAL_LAST.update({1: False})  # without the rule: deals are scored
+        assert _candidates_to_score([deal, card, nothing], 1) == [deal, card]
+    finally:
+        honest.HONEST_DEAL_LAST.update(saved)
+    assert _candidates_to_score([deal, nothing], 4) == [deal]  # no card to turn up: deal
+    assert _candidates_to_score([nothing], 4) == [nothing]
+    # a whole decision: the start of a four-suit deal, where moves turn up cards
+    view = visible_of(GameCode.parse("SP1-S4C-AAAAAAD").position())
+    assert any(a.is_deal for a in legal_actions(view))
+    try:
+        rule = [advise(view, seed=s, **FAST) for s in range(3)]
+        honest.HONEST_DEAL_LAST.update({4: False})
+        free = [advise(view, seed=s, **FAST) for s in range(3)]
+    finally:
+        honest.HONEST_DEAL_LAST.update(saved)
+    assert not any(a.plan[-1].is_deal for a in rule)
+    assert all(r.candidates < f.candidates for r, f in zip(rule, free))

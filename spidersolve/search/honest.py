@@ -63,6 +63,9 @@ HONEST_TOP = 6  # candidates scored by ``compare`` and ``bandit``
 # measured on one and two suits only (docs/honest.md), so none with four.
 HONEST_PREPARED = {1: 3, 2: 3, 4: 0}
 PREPARED_POSITIONS = 400  # visible positions the search for prepared reveals may visit
+# Deal only when no candidate turns up a face-down card, by the number of suits
+# (``_candidates_to_score``; measured in docs/honest.md).
+HONEST_DEAL_LAST = {1: True, 2: True, 4: True}
 DEFAULT_SEED = 0
 # A visible position with no hidden card left is solved once, with this budget.
 KNOWN_NODES = 200_000
@@ -311,9 +314,7 @@ def _choose(view, legal, n_samples, seed, nodes, method, top, pool):
             cand.known[i] = (True, WON_VALUE)  # its own line wins after the plan
     # Moves that turn up a face-down card at once are candidates too, proposed or not:
     # full-knowledge lines deal early, as they know what the stock holds.
-    # So is the deal. A plan that reveals nothing (the line to a sample's best position
-    # may not reach a card) is kept only when no plan reveals anything: it could
-    # go round in circles.
+    # So is the deal (scored only when no card can turn up: _candidates_to_score).
     for action in legal:
         if not action.is_deal and (
             len(view.up[action.src]) != action.n_cards or not view.down[action.src]
@@ -324,9 +325,9 @@ def _choose(view, legal, n_samples, seed, nodes, method, top, pool):
             candidates[key] = _Candidate(
                 (action,), DEALS if action.is_deal else REVEALS_CARD, known={}
             )
-    revealing = [c for c in candidates.values() if c.kind != REVEALS_NOTHING]
     ranked = sorted(
-        revealing or list(candidates.values()), key=lambda c: (-c.won_votes, c.kind, -c.votes)
+        _candidates_to_score(list(candidates.values()), view.suits),
+        key=lambda c: (-c.won_votes, c.kind, -c.votes),
     )
     if method == "vote" or len(ranked) == 1:
         best = ranked[0]
@@ -371,6 +372,23 @@ def _choose(view, legal, n_samples, seed, nodes, method, top, pool):
             break
     best = alive[0]
     return best.plan, best.wins, best.scored, n_samples, n_candidates, spent
+
+
+def _candidates_to_score(candidates: list, suits: int) -> list:
+    """The candidates the advisor scores, of all it has.
+
+    A plan that reveals nothing is dropped while some candidate reveals
+    something (it could go round in circles). With ``HONEST_DEAL_LAST`` (every
+    number of suits), a plan that deals is dropped too while some candidate
+    turns up a face-down card. A sample solved with full knowledge knows what
+    the stock holds, so it finds dealing early harmless; an honest player
+    that deals early buries the columns under cards it could not plan for
+    (docs/honest.md has the measurements).
+    """
+    revealing = [c for c in candidates if c.kind != REVEALS_NOTHING]
+    if HONEST_DEAL_LAST[suits] and any(c.kind == REVEALS_CARD for c in revealing):
+        revealing = [c for c in revealing if c.kind == REVEALS_CARD]
+    return revealing or candidates
 
 
 def _prepared_reveals(view: Position, sample: Position, count: int) -> list:
