@@ -206,22 +206,18 @@ def test_prepared_reveals_turn_up_a_card_after_moves_that_reveal_nothing():
     assert _prepared_reveals(view, fill[0], 0) == []
 
 
-def test_prepared_reveals_are_among_the_candidates_scored():
+def test_prepared_reveals_are_among_the_candidates_scored(monkeypatch):
     import spidersolve.search.honest as honest
 
     view = _mid_game("SP1-S1C-AAAAAAD", 12)
     with_them = advise(view, **FAST)
-    saved = dict(honest.HONEST_PREPARED)
-    try:
-        honest.HONEST_PREPARED.update({1: 0})
-        without = advise(view, **FAST)
-    finally:
-        honest.HONEST_PREPARED.update(saved)
+    monkeypatch.setitem(honest.HONEST_PREPARED, 1, 0)
+    without = advise(view, **FAST)
     assert with_them.candidates > without.candidates
     assert with_them.nodes > without.nodes  # they were scored on the samples
 
 
-def test_a_deal_waits_while_a_card_can_turn_up():
+def test_a_deal_waits_while_a_card_can_turn_up(monkeypatch):
     import spidersolve.search.honest as honest
     from spidersolve.search.honest import (
         DEALS,
@@ -233,22 +229,15 @@ def test_a_deal_waits_while_a_card_can_turn_up():
 
     deal, card, nothing = (_Candidate((), kind) for kind in (DEALS, REVEALS_CARD, REVEALS_NOTHING))
     assert _candidates_to_score([deal, card, nothing], 4) == [card]
-    saved = dict(honest.HONEST_DEAL_LAST)
-    try:
-        honest.HONEST_DEAL_LAST.update({1: False})  # without the rule: deals are scored
-        assert _candidates_to_score([deal, card, nothing], 1) == [deal, card]
-    finally:
-        honest.HONEST_DEAL_LAST.update(saved)
     assert _candidates_to_score([deal, nothing], 4) == [deal]  # no card to turn up: deal
     assert _candidates_to_score([nothing], 4) == [nothing]
     # a whole decision: the start of a four-suit deal, where moves turn up cards
     view = visible_of(GameCode.parse("SP1-S4C-AAAAAAD").position())
     assert any(a.is_deal for a in legal_actions(view))
-    try:
-        rule = [advise(view, seed=s, **FAST) for s in range(3)]
-        honest.HONEST_DEAL_LAST.update({4: False})
-        free = [advise(view, seed=s, **FAST) for s in range(3)]
-    finally:
-        honest.HONEST_DEAL_LAST.update(saved)
+    rule = [advise(view, seed=s, **FAST) for s in range(3)]
+    monkeypatch.setitem(honest.HONEST_DEAL_LAST, 1, False)  # without the rule: deals are scored
+    monkeypatch.setitem(honest.HONEST_DEAL_LAST, 4, False)
+    assert _candidates_to_score([deal, card, nothing], 1) == [deal, card]
+    free = [advise(view, seed=s, **FAST) for s in range(3)]
     assert not any(a.plan[-1].is_deal for a in rule)
     assert all(r.candidates < f.candidates for r, f in zip(rule, free))
