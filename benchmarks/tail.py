@@ -11,7 +11,8 @@ run at (each deal once, at the first rung that decided it: a node limit
 and a search, ``batch --retry 1e6@kp300,1e7``), the
 bounds of the win rate with their 95% intervals (won is a lower bound;
 everything not proven lost an upper one), the CPU seconds of the rows in
-all, and the largest search with its memory by the guard's model
+all (a row's ``cpu_seconds``, or its wall-clock ``seconds`` if it was
+written before that column), and the largest search with its memory by the guard's model
 (``search/memory.py``: rows do not record a measured peak). Then the
 published figures these sets stand beside. Nothing is solved here.
 """
@@ -54,6 +55,19 @@ def _line(label: str, c: dict) -> str:
     )
 
 
+def cpu_hours(rows) -> str:
+    """The hours the rows took: CPU time where a row has it (``cpu_seconds``), else its
+    wall-clock ``seconds`` (rows written before that column), which a busy machine
+    inflates; says how many rows had only the wall clock."""
+    cpu = rows["cpu_seconds"].astype("float64")
+    hours = cpu.fillna(rows["seconds"].astype("float64")).sum() / 3600
+    wall = int(cpu.isna().sum())
+    if not wall:
+        return f"{hours:.2f} CPU-hours in the rows"
+    rows_text = "1 row" if wall == 1 else f"{wall:,} rows"
+    return f"{hours:.2f} CPU-hours in the rows ({rows_text} timed by the wall clock)"
+
+
 def report(frame, name: str) -> list[str]:
     """The lines for one result set (every group of source, suits and rules in it)."""
     lines = []
@@ -67,7 +81,7 @@ def report(frame, name: str) -> list[str]:
         largest = int(rows["nodes"].max())
         lines.append(
             f"{name}: {key[0]}, {key[1]} suit(s), {key[2]}: {deals:,} deals, "
-            f"{rows['seconds'].sum() / 3600:.2f} CPU-hours in the rows, largest search "
+            f"{cpu_hours(rows)}, largest search "
             f"{largest:,} nodes (about {size_text(needed_bytes(largest))} by the model)"
         )
         lines.append(_line(f"at {base_limit:,} nodes", c))

@@ -67,6 +67,7 @@ def test_one_row_per_deal_with_every_column(reference):
     assert (reference["node_limit"] == 2000).all()
     assert (reference["nodes"] <= 2000).all()
     assert (reference["version"] == spidersolve.__version__).all()
+    assert reference["cpu_seconds"].notna().all() and (reference["cpu_seconds"] >= 0).all()
     for stamp in reference["time"]:
         assert stamp.endswith("Z") and datetime.fromisoformat(stamp.replace("Z", "+00:00"))
     assert (reference["verdict"] == "won").any()
@@ -335,6 +336,7 @@ def test_honest_games_are_one_row_each_and_replay(honest_reference):
     rows = honest_reference
     assert list(rows["player"]) == ["honest"] * 3 and set(rows["samples"]) == {2}
     assert set(rows["verdict"]) <= {"won", "lost"} and (rows["node_limit"] == 1000).all()
+    assert rows["cpu_seconds"].notna().all() and (rows["cpu_seconds"] >= 0).all()
     for r in rows.itertuples():
         game = replay(GameCode.parse(r.code).position(), r.line)
         assert game.won == (r.verdict == "won")

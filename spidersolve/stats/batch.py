@@ -57,10 +57,12 @@ def solve_task(task: Task, solver: Callable | None = None) -> dict:
     if task.player == "honest":
         return play_task(task)
     solve = solver or _default_solver()
+    cpu = time.thread_time()  # the search runs in this thread, whatever the backend
     if task.search == DEFAULT_SEARCH:
         result = solve(task.position(), nodes=task.node_limit)
     else:  # a rung of --retry that runs another search configuration
         result = solve(task.position(), nodes=task.node_limit, weights=task.search)
+    cpu = time.thread_time() - cpu
     won = result.verdict == "won"
     line = list(result.line) if won and result.line is not None else None
     return {
@@ -83,6 +85,7 @@ def solve_task(task: Task, solver: Callable | None = None) -> dict:
         "samples": 0,
         "seed": 0,
         "search": task.search,
+        "cpu_seconds": cpu,
     }
 
 
@@ -96,7 +99,9 @@ def play_task(task: Task) -> dict:
     from ..state import Game
 
     position = task.position()
+    cpu = time.thread_time()  # one thread plays the game and runs its searches
     result = play_honest(position, samples=task.samples, seed=task.seed, nodes=task.node_limit)
+    cpu = time.thread_time() - cpu
     verify_line(Game.start(position), result.line, result.result == "won")
     return {
         "source": task.source,
@@ -118,6 +123,7 @@ def play_task(task: Task) -> dict:
         "samples": task.samples,
         "seed": task.seed,
         "search": DEFAULT_SEARCH,
+        "cpu_seconds": cpu,
     }
 
 

@@ -31,6 +31,7 @@ ADDED = {
     "samples": (0, pa.int64()),
     "seed": (0, pa.int64()),
     "search": (DEFAULT_SEARCH, pa.string()),
+    "cpu_seconds": (None, pa.float64()),
 }
 META_KEY = b"spidersolve"
 VERDICTS = ("won", "lost", "unknown")
@@ -119,13 +120,20 @@ _FIELDS = [
         "--retry 1e6@kp300; default for the honest player and in files written "
         "before this column",
     ),
+    (
+        "cpu_seconds",
+        pa.float64(),
+        "CPU time of the thread that solved the deal (honest player: that played "
+        "the game), in seconds; unlike seconds, it does not grow when the machine "
+        "is busy with other work; null in files written before this column",
+    ),
 ]
 SCHEMA = pa.schema(
     [pa.field(name, kind, metadata={"description": text}) for name, kind, text in _FIELDS]
 )
 COLUMNS = SCHEMA.names
 # Columns that change from run to run without the result changing.
-VOLATILE = ["seconds", "time"]
+VOLATILE = ["seconds", "time", "cpu_seconds"]
 INT_COLUMNS = [name for name, kind, _text in _FIELDS if kind == pa.int64()]
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"  # how load_results gives the time column
 
