@@ -241,3 +241,29 @@ def test_a_deal_waits_while_a_card_can_turn_up(monkeypatch):
     free = [advise(view, seed=s, **FAST) for s in range(3)]
     assert not any(a.plan[-1].is_deal for a in rule)
     assert all(r.candidates < f.candidates for r, f in zip(rule, free))
+
+
+def test_blind_to_the_stock_a_sample_is_searched_without_it():
+    from spidersolve.search.honest import LOST_VALUE, _solve, _solve_before_deal
+
+    sample = samples(visible_of(GameCode.parse("SP1-S4C-AAAAAAD").position()), 1, 3)[0]
+    won, line, nodes, value = _solve_before_deal(sample, 2000)
+    assert (won, line) == (False, ()) and 0 < nodes <= 2000 and value < LOST_VALUE
+    # with the stock dealt it is the plain search
+    dealt = replay(sample, [Action.parse("deal")] * 5).position
+    assert not dealt.stock and _solve_before_deal(dealt, 2000) == _solve(dealt, 2000)
+
+
+def test_blind_to_the_stock_four_suit_advice_is_honest_and_reports_the_samples_wins(monkeypatch):
+    import spidersolve.search.honest as honest
+
+    pos = GameCode.parse("SP1-S4C-AAAAAAD").position()
+    assert honest.HONEST_STOCK_BLIND[4]
+    blind = advise(pos, **FAST)
+    # the same advice for another filling of the hidden cards (stock included)
+    assert _decision(blind) == _decision(advise(_twin(pos), **FAST))
+    # its estimate is the share of the samples their own full-knowledge searches won
+    assert blind.scored == blind.samples == FAST["samples"] and 0 <= blind.wins <= blind.scored
+    monkeypatch.setitem(honest.HONEST_STOCK_BLIND, 4, False)
+    seeing = advise(pos, **FAST)
+    assert _decision(seeing) != _decision(blind)

@@ -24,13 +24,21 @@ proposed it. ``method`` says how the scoring budget is spent:
 - ``bandit``: successive halving over the candidates: all on a first
   share of the samples, the better half on the next share, and so on.
 
+With four suits, while the stock lasts, the scoring searches are blind to
+the stock (``HONEST_STOCK_BLIND``, ``_solve_before_deal``): each sample
+after a plan is searched without its stock, so a candidate is judged by
+how far its table gets before the next deal, not by what a search that
+knows the next deals can make of it.
+
 The estimate reported is the chosen candidate's wins over the samples it
-was scored on. It is optimistic: after the plan, each sample is solved
-with full knowledge.
+was scored on (blind to the stock: the samples won by their own searches
+from the position). It is optimistic: each sample is solved with full
+knowledge.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from dataclasses import dataclass
@@ -66,6 +74,9 @@ PREPARED_POSITIONS = 400  # visible positions the search for prepared reveals ma
 # Deal only when no candidate turns up a face-down card, by the number of suits
 # (``_candidates_to_score``; measured in docs/honest.md).
 HONEST_DEAL_LAST = {1: True, 2: True, 4: True}
+# While the stock lasts, score the candidates on the samples with their stock taken
+# away, by the number of suits (``_solve_before_deal``; measured in docs/honest.md).
+HONEST_STOCK_BLIND = {1: False, 2: False, 4: True}
 DEFAULT_SEED = 0
 # A visible position with no hidden card left is solved once, with this budget.
 KNOWN_NODES = 200_000
@@ -79,8 +90,9 @@ class HonestAdvice:
     ``won`` (already won) or ``stuck`` (no legal action). ``plan`` is the
     actions the advisor commits to: up to and including the first action
     that turns up a hidden card or deals (``action`` is its first).
-    ``wins`` of ``scored`` samples were won after the plan; ``samples``
-    were drawn and ``nodes`` expanded in all.
+    ``wins`` of ``scored`` samples were won after the plan (blind to the
+    stock, see the module docstring: won by their own searches from the
+    position); ``samples`` were drawn and ``nodes`` expanded in all.
 
     >>> advice = advise("SP1-S1C-AAAAAAD", samples=2)
     >>> advice.status, advice.plan[0] == advice.action
@@ -179,6 +191,27 @@ def _solve(position: Position, nodes: int) -> tuple[bool, tuple[Action, ...], in
     if run.verdict == "lost":
         return False, (), run.nodes, LOST_VALUE
     return False, run.best_line(), run.nodes, min(run.best_value, LOST_VALUE - 1)
+
+
+def _solve_before_deal(position: Position, nodes: int) -> tuple[bool, tuple[Action, ...], int, int]:
+    """``_solve`` of the table alone while the stock lasts: the best heuristic value a
+    full-knowledge search reaches without dealing (never a win, as cards are missing).
+
+    A sample solved with its stock knows what every deal brings, so it finds
+    any table easy to deal on; without it, a candidate is judged by how far
+    it gets before the next deal: how many face-down cards it can turn up,
+    runs it can build or remove, columns it can empty. The search may walk
+    the whole table (``lost`` without its stock): its best value stands.
+    With the stock dealt, this is ``_solve``.
+    """
+    if not position.stock:
+        return _solve(position, nodes)
+    table = dataclasses.replace(position, stock=())
+    plain = weight_rows(PLAIN)[0]
+    if not legal_actions(table):
+        return False, (), 0, int(evaluate(to_board(table), plain))
+    run = _Search(Game.start(table), nodes)
+    return False, (), run.nodes, int(run.best_value)
 
 
 class _Pool:
@@ -302,6 +335,9 @@ def _choose(view, legal, n_samples, seed, nodes, method, top, pool):
     sampled = draw_samples(view, n_samples, seed)
     proposals = pool.map(lambda pos: _solve(pos, nodes), sampled)
     spent = sum(p[2] for p in proposals)
+    # blind to the stock: scoring searches see the table alone (_solve_before_deal)
+    blind = HONEST_STOCK_BLIND[view.suits] and bool(view.stock)
+    evaluate_after = _solve_before_deal if blind else _solve
     candidates: dict = {}  # frontier key -> _Candidate, in order of first proposal
     for i, (won, line, _n, _value) in enumerate(proposals):
         plan, key, kind = _frontier(view, line or (legal[0],))
@@ -311,7 +347,8 @@ def _choose(view, legal, n_samples, seed, nodes, method, top, pool):
         cand.votes += 1
         if won:
             cand.won_votes += 1
-            cand.known[i] = (True, WON_VALUE)  # its own line wins after the plan
+            if not blind:
+                cand.known[i] = (True, WON_VALUE)  # its own line wins after the plan
     # Moves that turn up a face-down card at once are candidates too, proposed or not:
     # full-knowledge lines deal early, as they know what the stock holds.
     # So is the deal (scored only when no card can turn up: _candidates_to_score).
@@ -344,7 +381,9 @@ def _choose(view, legal, n_samples, seed, nodes, method, top, pool):
 
     def score(cand, indices):
         todo = [i for i in indices if i not in cand.known]
-        found = pool.map(lambda i: _solve(replay(sampled[i], cand.plan).position, nodes), todo)
+        found = pool.map(
+            lambda i: evaluate_after(replay(sampled[i], cand.plan).position, nodes), todo
+        )
         results = dict(zip(todo, ((r[0], r[3]) for r in found)))
         results.update({i: cand.known[i] for i in indices if i in cand.known})
         cand.wins += sum(1 for won, _v in results.values() if won)
@@ -371,6 +410,8 @@ def _choose(view, legal, n_samples, seed, nodes, method, top, pool):
         if len(alive) == 1:
             break
     best = alive[0]
+    if blind:  # no scoring search can win: the estimate is the samples' own searches'
+        return best.plan, sum(p[0] for p in proposals), n_samples, n_samples, n_candidates, spent
     return best.plan, best.wins, best.scored, n_samples, n_candidates, spent
 
 
