@@ -41,6 +41,7 @@ def _run(kernel, code, nodes, byte_limit=0):
         position.relaxed,
         nodes,
         byte_limit,
+        -1,
         weight_rows(None),
         CARD_KEYS,
         STOCK_KEYS,
@@ -144,7 +145,7 @@ def test_the_stop_flag_reaches_the_compiled_kernel():
 
     compiled = native.native_kernel("search")
     position = GameCode.parse("SP1-S4C-AAAAAAM").position()
-    args = (to_board(position), False, 1_000_000, 0, weight_rows(None), CARD_KEYS, STOCK_KEYS)
+    args = (to_board(position), False, 1_000_000, 0, -1, weight_rows(None), CARD_KEYS, STOCK_KEYS)
     result = np.zeros(K.RESULT_SIZE, np.int64)
     stopped = np.ones(1, np.int64)
     compiled(*args, result, stopped)

@@ -137,6 +137,7 @@ def test_a_set_stop_flag_ends_the_search_and_the_beam_at_once():
         False,
         100_000,
         0,
+        -1,
         weights,
         CARD_KEYS,
         STOCK_KEYS,

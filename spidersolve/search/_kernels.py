@@ -46,6 +46,7 @@ from ._table import DEAL_LEVELS, column_hashes, moved_hash, stock_parts, tt_inse
 from ._terms import (
     N_COL_TERMS,
     N_WEIGHTS,
+    W_FACE_DOWN,
     column_terms_into,
     features,
     first_empty_column,
@@ -70,7 +71,8 @@ RESULT_BEST_VALUE = 5  # that value (for unproven hints)
 RESULT_ENTRIES = 6  # entries: distinct positions generated
 RESULT_STOPPED = 7  # STOPPED_BY_FLAG or STOPPED_BY_MEMORY if that ended the search, else 0
 RESULT_BYTES = 8  # bytes the search's arrays held at the end (their capacities)
-RESULT_SIZE = 9
+RESULT_LEAVES = 9  # positions past the reveal limit: generated and valued, not expanded
+RESULT_SIZE = 10
 STOPPED_BY_FLAG = 1  # the stop flag (Ctrl-C)
 STOPPED_BY_MEMORY = 2  # the arrays would have grown past ``byte_limit``
 # nodes between two looks at the stop flag (a power of two): about 10 ms
@@ -217,6 +219,7 @@ def _expand(
     terms,
     deal_lo,
     deal_hi,
+    leaf_below,
 ):
     """Generate the children of expanded node ``node`` (``board``, at ``depth``).
 
@@ -227,6 +230,10 @@ def _expand(
     ``col_hi``) and ``column_terms`` (``col_terms``), so that a move's child
     costs only the two columns it touched, the node's and a child's
     ``features``, a deal's child's columns' hashes.
+
+    A child whose ``hidden`` (face-down cards plus deals left) is below
+    ``leaf_below`` is a leaf: entered and valued (``RESULT_BEST_...``), but
+    queued on no heap, so it is never expanded (``RESULT_LEAVES`` counts them).
     """
     column_hashes(board, card_keys, parts, 0, col_lo)
     column_hashes(board, card_keys, parts, 1, col_hi)
@@ -255,11 +262,15 @@ def _expand(
             else:
                 moved_terms(node_terms, col_terms, board, action, terms)
             level = board[NSTOCK] // N_COLS
+            leaf = terms[W_FACE_DOWN] + level < leaf_below
+            result[RESULT_LEAVES] += leaf
             for k in range(weights.shape[0]):
                 score = value_of(weights[k], terms)
                 if k == 0 and score < result[RESULT_BEST_VALUE]:
                     result[RESULT_BEST_ENTRY] = n_entries
                     result[RESULT_BEST_VALUE] = score
+                if leaf:
+                    continue
                 h = DEAL_LEVELS * k + level
                 if sizes[h] >= heaps[h].shape[0]:
                     heaps[h] = grow(heaps[h])
@@ -338,6 +349,7 @@ def _start_result(result):
     result[RESULT_WIN_ACTION] = -1
     result[RESULT_BEST_ENTRY] = -1
     result[RESULT_BEST_VALUE] = 1 << 40
+    result[RESULT_LEAVES] = 0
 
 
 @njit(**JIT)
@@ -349,7 +361,18 @@ def _end_result(result, verdict, nodes, n_entries):
 
 
 @njit(**JIT)
-def search(root, relaxed, node_limit, byte_limit, weights, card_keys, stock_keys, result, stop):
+def search(
+    root,
+    relaxed,
+    node_limit,
+    byte_limit,
+    reveal_limit,
+    weights,
+    card_keys,
+    stock_keys,
+    result,
+    stop,
+):
     """Best-first search from ``root`` (a working board).
 
     ``weights[k]`` are the weights of heuristic k (``_terms.W_...``). Every
@@ -379,6 +402,13 @@ def search(root, relaxed, node_limit, byte_limit, weights, card_keys, stock_keys
     ``result[RESULT_STOPPED]`` = ``STOPPED_BY_MEMORY``, exactly as a node
     limit of the nodes expanded so far would have ended it (the order of
     expansion does not depend on either limit). 0: no cap.
+
+    ``reveal_limit`` >= 0 searches only the positions reached with at most
+    that many *reveals* (face-down cards turned up, and deals): a position
+    one reveal past it is generated and valued but not expanded (a leaf,
+    counted in ``result[RESULT_LEAVES]``), and a search that cut a leaf never
+    says LOST. -1: no limit. The honest advisor uses it to value a table by
+    what can be reached before more cards must be seen.
     """
     board = root.copy()
     undo = np.empty(UNDO_SIZE, np.int32)
@@ -404,6 +434,11 @@ def search(root, relaxed, node_limit, byte_limit, weights, card_keys, stock_keys
     dropped = False
     _push_root(root, card_keys, parts, table, ent_lo, ent_hi, ent_parent, ent_action, heaps, sizes)
     n_entries = 1
+    # a child is a leaf when its hidden count (face-down cards + deals left) falls below this
+    features(root, terms)
+    leaf_below = (
+        -1 if reveal_limit < 0 else terms[W_FACE_DOWN] + root[NSTOCK] // N_COLS - reveal_limit
+    )
     waiting = n_heuristics
     nodes = 0
     _start_result(result)
@@ -498,6 +533,7 @@ def search(root, relaxed, node_limit, byte_limit, weights, card_keys, stock_keys
                 heaps,
                 given,
             )
+        leaves = result[RESULT_LEAVES]
         won, now = _expand(
             board,
             node,
@@ -527,6 +563,7 @@ def search(root, relaxed, node_limit, byte_limit, weights, card_keys, stock_keys
             terms,
             deal_lo,
             deal_hi,
+            leaf_below,
         )
         if won >= 0:
             _end_result(result, WON, nodes, now)
@@ -534,9 +571,10 @@ def search(root, relaxed, node_limit, byte_limit, weights, card_keys, stock_keys
             result[RESULT_WIN_NODE] = node
             result[RESULT_WIN_ACTION] = won
             return node_entry[:nodes], ent_parent[:now], ent_action[:now]
-        waiting += n_heuristics * (now - n_entries)
+        waiting += n_heuristics * (now - n_entries - (result[RESULT_LEAVES] - leaves))
         n_entries = now
 
-    _end_result(result, LOST if exhaustive or not dropped else UNKNOWN, nodes, n_entries)
+    lost = (exhaustive or not dropped) and result[RESULT_LEAVES] == 0
+    _end_result(result, LOST if lost else UNKNOWN, nodes, n_entries)
     result[RESULT_BYTES] = held
     return node_entry[:nodes], ent_parent[:n_entries], ent_action[:n_entries]

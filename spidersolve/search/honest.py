@@ -77,6 +77,9 @@ HONEST_DEAL_LAST = {1: True, 2: True, 4: True}
 # While the stock lasts, score the candidates on the samples with their stock taken
 # away, by the number of suits (``_solve_before_deal``; measured in docs/honest.md).
 HONEST_STOCK_BLIND = {1: False, 2: False, 4: True}
+# ... and with at most this many reveals after the plan: face-down cards turned up
+# (``_kernels.search``'s reveal limit; None: no limit; measured in docs/honest.md)
+HONEST_BLIND_REVEALS = {1: None, 2: None, 4: 2}
 DEFAULT_SEED = 0
 # A visible position with no hidden card left is solved once, with this budget.
 KNOWN_NODES = 200_000
@@ -203,6 +206,11 @@ def _solve_before_deal(position: Position, nodes: int) -> tuple[bool, tuple[Acti
     runs it can build or remove, columns it can empty. The search may walk
     the whole table (``lost`` without its stock): its best value stands.
     With the stock dealt, this is ``_solve``.
+
+    ``HONEST_BLIND_REVEALS`` limits the search to what it can reach with that
+    many face-down cards turned up (then a position is valued, not searched
+    further): a sample that turns up card after card it knows plays a game the
+    player cannot, so only the first few reveals count.
     """
     if not position.stock:
         return _solve(position, nodes)
@@ -210,7 +218,8 @@ def _solve_before_deal(position: Position, nodes: int) -> tuple[bool, tuple[Acti
     plain = weight_rows(PLAIN)[0]
     if not legal_actions(table):
         return False, (), 0, int(evaluate(to_board(table), plain))
-    run = _Search(Game.start(table), nodes)
+    reveals = HONEST_BLIND_REVEALS[position.suits]
+    run = _Search(Game.start(table), nodes, reveals=-1 if reveals is None else reveals)
     return False, (), run.nodes, int(run.best_value)
 
 

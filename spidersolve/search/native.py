@@ -47,7 +47,7 @@ EXPORTS = {
         "spidersolve.search._kernels",
         "search",
         "Tuple((int32[::1], int32[::1], uint16[::1]))"
-        "(int16[::1], boolean, int64, int64, int64[:, ::1], uint64[:, :, :, ::1],"
+        "(int16[::1], boolean, int64, int64, int64, int64[:, ::1], uint64[:, :, :, ::1],"
         " uint64[:, :, ::1], int64[::1], int64[::1])",
     ),
 }

@@ -125,7 +125,16 @@ start_of = as_game  # the one coercion of a source to a Game (``state.as_game``)
 class _Search:
     """One run of the kernel and what it left behind to rebuild lines from."""
 
-    def __init__(self, game: Game, nodes: int, weights=None, memory: int | None = None):
+    def __init__(
+        self,
+        game: Game,
+        nodes: int,
+        weights=None,
+        memory: int | None = None,
+        reveals: int = -1,
+    ):
+        """``reveals`` >= 0: expand only positions reached with at most that many
+        reveals (``_kernels.search``'s ``reveal_limit``); -1: every position."""
         position = game.position
         if not 1 <= nodes <= MAX_NODES:
             raise SpiderError(f"the node limit must be 1 .. {MAX_NODES}, not {nodes}")
@@ -149,6 +158,7 @@ class _Search:
             position.relaxed,
             int(nodes),
             0 if memory is None else int(memory),
+            int(reveals),
             weights,
             CARD_KEYS,
             STOCK_KEYS,
@@ -163,6 +173,7 @@ class _Search:
         # stopped by the memory cap, not the node limit; the bytes its arrays held
         self.memory_full = int(self.result[K.RESULT_STOPPED]) == K.STOPPED_BY_MEMORY
         self.bytes = int(self.result[K.RESULT_BYTES])
+        self.leaves = int(self.result[K.RESULT_LEAVES])
 
     def _codes_to(self, node: int) -> list[int]:
         """Action codes from the root to expanded node ``node``, last first."""
