@@ -217,6 +217,67 @@ def test_prepared_reveals_are_among_the_candidates_scored(monkeypatch):
     assert with_them.nodes > without.nodes  # they were scored on the samples
 
 
+# Four suits, no face-down card can turn up: every candidate deals, and the samples'
+# lines make different moves first (met in an honest game of SP1-S4C-AAAAAAD).
+ONLY_DEALS = """spider 4 classic
+removed:
+stock: STOCK
+1: ?? ?? ?? ?? ?? | 2C AD
+2: ?? ?? ?? ?? ?? | 6S 5H
+3: ?? ?? ?? ?? | 6S 5C 4S 3S 2S
+4: ?? ?? ?? ?? ?? | 9S 8S
+5: ?? ?? ?? ?? | 9D 8D
+6: ?? ?? | 3H
+7: ?? | 3S
+8: ?? ?? | QD
+9: ?? ?? ?? | KD QD
+10: ?? ?? ?? ?? | 5D
+""".replace("STOCK", " ".join(["??"] * 50))
+
+
+def test_prepared_deals_deal_after_moves_that_reveal_nothing():
+    from spidersolve.search.honest import _prepared_reveals
+    from spidersolve.state import HiddenCard
+
+    view = Position.from_text(ONLY_DEALS)
+    fill = samples(view, 2, 5)
+    found = _prepared_reveals(view, fill[0], 3, deals=True)
+    assert len(found) == 3
+    for plan, (before, last) in found:
+        assert len(plan) >= 2 and plan[-1] == last and last.is_deal
+        pos = view
+        for action in plan[:-1]:  # legal and revealing nothing, from the view itself
+            assert action in legal_actions(pos) and not action.is_deal
+            pos = apply(pos, action)[0]
+        assert pos == before
+        with pytest.raises(HiddenCard):  # the deal turns up the stock's cards
+            apply(pos, last)
+    assert _prepared_reveals(view, fill[1], 3, deals=True) == found  # face-up cards only
+    assert _prepared_reveals(view, fill[0], 0, deals=True) == []
+
+
+def test_prepared_deals_are_scored_when_every_candidate_deals(monkeypatch):
+    import spidersolve.search.honest as honest
+
+    view = Position.from_text(ONLY_DEALS)
+    with_them = advise(view, **FAST)
+    monkeypatch.setitem(honest.HONEST_PREPARED_DEALS, 4, 0)
+    without = advise(view, **FAST)
+    assert with_them.candidates > without.candidates >= 2
+    assert with_them.nodes > without.nodes  # they were scored on the samples
+    assert with_them.plan[-1].is_deal and without.plan[-1].is_deal
+    # a card that can turn up keeps them out: the deal waits (HONEST_DEAL_LAST)
+    start = visible_of(GameCode.parse("SP1-S4C-AAAAAAD").position())
+    monkeypatch.setitem(honest.HONEST_PREPARED_DEALS, 4, 3)
+    calls = []
+    real = honest._prepared_reveals
+    monkeypatch.setattr(
+        honest, "_prepared_reveals", lambda *a, **k: calls.append(k) or real(*a, **k)
+    )
+    advise(start, **FAST)
+    assert {"deals": True} not in calls
+
+
 def test_a_deal_waits_while_a_card_can_turn_up(monkeypatch):
     import spidersolve.search.honest as honest
     from spidersolve.search.honest import (

@@ -70,6 +70,8 @@ HONEST_TOP = 6  # candidates scored by ``compare`` and ``bandit``
 # Prepared reveals scored beside them, by the number of suits (``_prepared_reveals``):
 # measured on one and two suits only (docs/honest.md), so none with four.
 HONEST_PREPARED = {1: 3, 2: 3, 4: 0}
+# ... and, when every candidate deals, the tidiest tables to deal on (docs/honest.md)
+HONEST_PREPARED_DEALS = {1: 0, 2: 0, 4: 3}
 PREPARED_POSITIONS = 400  # visible positions the search for prepared reveals may visit
 # Deal only when no candidate turns up a face-down card, by the number of suits
 # (``_candidates_to_score``; measured in docs/honest.md).
@@ -382,9 +384,16 @@ def _choose(view, legal, n_samples, seed, nodes, method, top, pool):
     # ... and the tidiest ways to turn up a card after moves that reveal nothing,
     # proposed or not: the samples' lines often share one start and miss them
     n_candidates = len(ranked)
-    for plan, key in _prepared_reveals(view, sampled[0], HONEST_PREPARED[view.suits]):
+    prepared = _prepared_reveals(view, sampled[0], HONEST_PREPARED[view.suits])
+    if all(c.kind == DEALS for c in ranked):  # no card can turn up: where to deal?
+        prepared += _prepared_reveals(
+            view, sampled[0], HONEST_PREPARED_DEALS[view.suits], deals=True
+        )
+    for plan, key in prepared:
         if key not in candidates:
-            candidates[key] = _Candidate(plan, REVEALS_CARD, known={})
+            candidates[key] = _Candidate(
+                plan, DEALS if plan[-1].is_deal else REVEALS_CARD, known={}
+            )
             alive.append(candidates[key])
             n_candidates += 1
 
@@ -441,9 +450,10 @@ def _candidates_to_score(candidates: list, suits: int) -> list:
     return revealing or candidates
 
 
-def _prepared_reveals(view: Position, sample: Position, count: int) -> list:
+def _prepared_reveals(view: Position, sample: Position, count: int, deals: bool = False) -> list:
     """The ``count`` plans that turn up a face-down card after at least one action
-    that reveals nothing, leaving the tidiest table, with their candidate keys.
+    that reveals nothing, leaving the tidiest table, with their candidate keys;
+    with ``deals``, the plans that deal after at least one such action instead.
 
     A breadth-first search over the visible positions reachable from ``view``
     without a reveal (at most ``PREPARED_POSITIONS``, in the order of
@@ -466,7 +476,7 @@ def _prepared_reveals(view: Position, sample: Position, count: int) -> list:
             try:
                 after = apply(pos, action)[0]
             except HiddenCard:
-                if pos is not view and not action.is_deal:
+                if pos is not view and action.is_deal == deals:
                     found.append((paths[pos] + (action,), (pos, action)))
                 continue
             if after not in paths:
