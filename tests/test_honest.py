@@ -315,16 +315,42 @@ def test_blind_to_the_stock_a_sample_is_searched_without_it():
     assert not dealt.stock and _solve_before_deal(dealt, 2000) == _solve(dealt, 2000)
 
 
-def test_blind_to_the_stock_four_suit_advice_is_honest_and_reports_the_samples_wins(monkeypatch):
+@pytest.mark.parametrize("suits", [2, 4])
+def test_blind_to_the_stock_advice_is_honest_and_reports_the_samples_wins(monkeypatch, suits):
     import spidersolve.search.honest as honest
 
-    pos = GameCode.parse("SP1-S4C-AAAAAAD").position()
-    assert honest.HONEST_STOCK_BLIND[4]
+    pos = GameCode.parse(f"SP1-S{suits}C-AAAAAAD").position()
+    assert honest.HONEST_STOCK_BLIND[suits] and honest.HONEST_BLIND_REVEALS[suits] == 2
+    assert not honest.HONEST_STOCK_BLIND[1]
     blind = advise(pos, **FAST)
     # the same advice for another filling of the hidden cards (stock included)
     assert _decision(blind) == _decision(advise(_twin(pos), **FAST))
     # its estimate is the share of the samples their own full-knowledge searches won
     assert blind.scored == blind.samples == FAST["samples"] and 0 <= blind.wins <= blind.scored
-    monkeypatch.setitem(honest.HONEST_STOCK_BLIND, 4, False)
+    monkeypatch.setitem(honest.HONEST_STOCK_BLIND, suits, False)
     seeing = advise(pos, **FAST)
     assert _decision(seeing) != _decision(blind)
+
+
+@pytest.mark.parametrize("suits", [2, 4])
+def test_endgame_blind_searches_a_dealt_sample_with_the_reveal_limit(monkeypatch, suits):
+    import spidersolve.search.honest as honest
+    from spidersolve.search.honest import _solve, _solve_before_deal
+
+    code = f"SP1-S{suits}C-AAAAAAD"
+    sample = samples(visible_of(GameCode.parse(code).position()), 1, 3)[0]
+    dealt = replay(sample, [Action.parse("deal")] * 5).position
+    monkeypatch.setitem(honest.HONEST_BLIND_REVEALS, suits, 1)
+    monkeypatch.setitem(honest.HONEST_ENDGAME_BLIND, suits, False)
+    assert _solve_before_deal(dealt, 3000) == _solve(dealt, 3000)
+    monkeypatch.setitem(honest.HONEST_ENDGAME_BLIND, suits, True)
+    limited = _solve_before_deal(dealt, 3000)
+    assert limited == _solve(dealt, 3000, 1)
+    # its best line turns up one face-down card, and the leaf one past it at most
+    end = replay(dealt, limited[1]).position
+    assert not limited[0] and sum(map(len, dealt.down)) - sum(map(len, end.down)) <= 2
+    if suits == 4:  # here the search that may turn up every card goes further
+        assert _solve(dealt, 3000)[3] < limited[3]
+    # the advice after the last deal is the same for another filling of the hidden cards
+    view = visible_of(dealt)
+    assert _decision(advise(view, **FAST)) == _decision(advise(_twin(dealt), **FAST))

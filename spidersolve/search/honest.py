@@ -78,10 +78,13 @@ PREPARED_POSITIONS = 400  # visible positions the search for prepared reveals ma
 HONEST_DEAL_LAST = {1: True, 2: True, 4: True}
 # While the stock lasts, score the candidates on the samples with their stock taken
 # away, by the number of suits (``_solve_before_deal``; measured in docs/honest.md).
-HONEST_STOCK_BLIND = {1: False, 2: False, 4: True}
+HONEST_STOCK_BLIND = {1: False, 2: True, 4: True}
 # ... and with at most this many reveals after the plan: face-down cards turned up
 # (``_kernels.search``'s reveal limit; None: no limit; measured in docs/honest.md)
-HONEST_BLIND_REVEALS = {1: None, 2: None, 4: 2}
+HONEST_BLIND_REVEALS = {1: None, 2: 2, 4: 2}
+# Once the stock is dealt, score with the same reveal limit (the samples' face-down
+# cards are as unknown to the player as their stock was), by the number of suits.
+HONEST_ENDGAME_BLIND = {1: False, 2: False, 4: False}
 DEFAULT_SEED = 0
 # A visible position with no hidden card left is solved once, with this budget.
 KNOWN_NODES = 200_000
@@ -182,15 +185,18 @@ REVEALS_CARD, DEALS, REVEALS_NOTHING = 0, 1, 2
 WON_VALUE, LOST_VALUE = -(1 << 20), 1 << 20
 
 
-def _solve(position: Position, nodes: int) -> tuple[bool, tuple[Action, ...], int, int]:
+def _solve(
+    position: Position, nodes: int, reveals: int = -1
+) -> tuple[bool, tuple[Action, ...], int, int]:
     """A full-knowledge search: won?, the winning (or best) line, nodes expanded, and the
     best heuristic value it reached (lower is better; ``WON_VALUE`` for a win,
-    ``LOST_VALUE`` when no win exists)."""
+    ``LOST_VALUE`` when no win exists). ``reveals`` >= 0: the kernel's reveal limit
+    (a search that cut a leaf never says lost)."""
     if len(position.removed) == 8:
         return True, (), 0, WON_VALUE
     if not legal_actions(position):
         return False, (), 0, LOST_VALUE
-    run = _Search(Game.start(position), nodes)
+    run = _Search(Game.start(position), nodes, reveals=reveals)
     if run.verdict == "won":
         return True, run.winning_line(), run.nodes, WON_VALUE
     if run.verdict == "lost":
@@ -207,7 +213,8 @@ def _solve_before_deal(position: Position, nodes: int) -> tuple[bool, tuple[Acti
     it gets before the next deal: how many face-down cards it can turn up,
     runs it can build or remove, columns it can empty. The search may walk
     the whole table (``lost`` without its stock): its best value stands.
-    With the stock dealt, this is ``_solve``.
+    With the stock dealt, this is ``_solve``, with the same reveal limit
+    when ``HONEST_ENDGAME_BLIND``.
 
     ``HONEST_BLIND_REVEALS`` limits the search to what it can reach with that
     many face-down cards turned up (then a position is valued, not searched
@@ -215,7 +222,10 @@ def _solve_before_deal(position: Position, nodes: int) -> tuple[bool, tuple[Acti
     player cannot, so only the first few reveals count.
     """
     if not position.stock:
-        return _solve(position, nodes)
+        reveals = HONEST_BLIND_REVEALS[position.suits]
+        if not HONEST_ENDGAME_BLIND[position.suits] or reveals is None:
+            return _solve(position, nodes)
+        return _solve(position, nodes, reveals)
     table = dataclasses.replace(position, stock=())
     plain = weight_rows(PLAIN)[0]
     if not legal_actions(table):
@@ -347,7 +357,12 @@ def _choose(view, legal, n_samples, seed, nodes, method, top, pool):
     proposals = pool.map(lambda pos: _solve(pos, nodes), sampled)
     spent = sum(p[2] for p in proposals)
     # blind to the stock: scoring searches see the table alone (_solve_before_deal)
-    blind = HONEST_STOCK_BLIND[view.suits] and bool(view.stock)
+    # ... and, once the stock is dealt, with a reveal limit (HONEST_ENDGAME_BLIND)
+    blind = (HONEST_STOCK_BLIND[view.suits] and bool(view.stock)) or (
+        HONEST_ENDGAME_BLIND[view.suits]
+        and not view.stock
+        and HONEST_BLIND_REVEALS[view.suits] is not None
+    )
     evaluate_after = _solve_before_deal if blind else _solve
     candidates: dict = {}  # frontier key -> _Candidate, in order of first proposal
     for i, (won, line, _n, _value) in enumerate(proposals):
