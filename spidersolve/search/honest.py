@@ -204,6 +204,11 @@ def _solve(
     return False, run.best_line(), run.nodes, min(run.best_value, LOST_VALUE - 1)
 
 
+def _endgame_reveals(suits: int) -> int | None:
+    """The reveal limit of a scoring search once the stock is dealt, or None (no limit)."""
+    return HONEST_BLIND_REVEALS[suits] if HONEST_ENDGAME_BLIND[suits] else None
+
+
 def _solve_before_deal(position: Position, nodes: int) -> tuple[bool, tuple[Action, ...], int, int]:
     """``_solve`` of the table alone while the stock lasts: the best heuristic value a
     full-knowledge search reaches without dealing (never a win, as cards are missing).
@@ -222,10 +227,8 @@ def _solve_before_deal(position: Position, nodes: int) -> tuple[bool, tuple[Acti
     player cannot, so only the first few reveals count.
     """
     if not position.stock:
-        reveals = HONEST_BLIND_REVEALS[position.suits]
-        if not HONEST_ENDGAME_BLIND[position.suits] or reveals is None:
-            return _solve(position, nodes)
-        return _solve(position, nodes, reveals)
+        reveals = _endgame_reveals(position.suits)
+        return _solve(position, nodes, -1 if reveals is None else reveals)
     table = dataclasses.replace(position, stock=())
     plain = weight_rows(PLAIN)[0]
     if not legal_actions(table):
@@ -359,9 +362,7 @@ def _choose(view, legal, n_samples, seed, nodes, method, top, pool):
     # blind to the stock: scoring searches see the table alone (_solve_before_deal)
     # ... and, once the stock is dealt, with a reveal limit (HONEST_ENDGAME_BLIND)
     blind = (HONEST_STOCK_BLIND[view.suits] and bool(view.stock)) or (
-        HONEST_ENDGAME_BLIND[view.suits]
-        and not view.stock
-        and HONEST_BLIND_REVEALS[view.suits] is not None
+        not view.stock and _endgame_reveals(view.suits) is not None
     )
     evaluate_after = _solve_before_deal if blind else _solve
     candidates: dict = {}  # frontier key -> _Candidate, in order of first proposal
