@@ -206,7 +206,10 @@ def test_solve_prove_json_of_a_won_deal():
 
 def test_unknown_says_how_to_go_further():
     result = _run(["solve", "SP1-S4C-AAAAAAA", "--nodes", "10"])
-    assert "try a larger --nodes, another --search (kp300), or --prove" in result.output
+    assert (
+        "try a larger --nodes, another --search (kp300, then beam_1500), or --prove"
+        in result.output
+    )
     result = _run(["solve", "SP1-S4C-AAAAAAA", "--nodes", "10", "--search", "kp300"])
     assert "try a larger --nodes, or --prove" in result.output
 
@@ -262,3 +265,17 @@ def test_walk_path_grows_with_memory_bug():
     assert table_slots(8 * 2**30) == 2**28  # the seen set keeps the lion's share
     result = prove("SP1-S4C-AAAAAAA", memory=WALK_MEMORY, search_nodes=10, nodes=400_000)
     assert result.max_depth < MIN_DEPTH or result.why == "the path was too deep"
+
+
+def test_the_beam_rung_says_lost_only_when_it_dropped_nothing():
+    # beam_1500 keeps 1,500 positions a layer: a small endgame fits, so running out
+    # of positions is a proof there; a deal's layers do not, so running out is not
+    from spidersolve.search import solve
+
+    for pos, _ in SMALL:
+        assert solve(pos, nodes=10**5, weights="beam_1500").verdict == "lost", pos.to_text()
+    ran_out = solve("pysol:4:10858", nodes=3 * 10**6, weights="beam_1500")
+    assert ran_out.verdict == "unknown" and ran_out.nodes < 3 * 10**6
+    won = solve("SP1-S2C-AAAAAAD", weights="beam_1500")
+    assert won.verdict == "won"
+    verify_win("SP1-S2C-AAAAAAD", won.line)
