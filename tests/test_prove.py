@@ -207,7 +207,7 @@ def test_solve_prove_json_of_a_won_deal():
 def test_unknown_says_how_to_go_further():
     result = _run(["solve", "SP1-S4C-AAAAAAA", "--nodes", "10"])
     assert (
-        "try a larger --nodes, another --search (kp300, then beam_1500), or --prove"
+        "try a larger --nodes, another --search (kp300, beam_1500, beam_5000), or --prove"
         in result.output
     )
     result = _run(["solve", "SP1-S4C-AAAAAAA", "--nodes", "10", "--search", "kp300"])
@@ -273,9 +273,17 @@ def test_the_beam_rung_says_lost_only_when_it_dropped_nothing():
     from spidersolve.search import solve
 
     for pos, _ in SMALL:
-        assert solve(pos, nodes=10**5, weights="beam_1500").verdict == "lost", pos.to_text()
+        for name in ("beam_1500", "beam_5000"):
+            assert solve(pos, nodes=10**5, weights=name).verdict == "lost", (name, pos.to_text())
     ran_out = solve("pysol:4:10858", nodes=3 * 10**6, weights="beam_1500")
     assert ran_out.verdict == "unknown" and ran_out.nodes < 3 * 10**6
     won = solve("SP1-S2C-AAAAAAD", weights="beam_1500")
     assert won.verdict == "won"
     verify_win("SP1-S2C-AAAAAAD", won.line)
+
+
+def test_the_wide_beam_rung_is_the_beam_rung_wider():
+    from spidersolve.search.heuristic import BEAM_1500, BEAM_5000, weight_rows
+
+    assert BEAM_5000 == BEAM_1500.replace(width=5000)
+    assert weight_rows("beam_5000").tolist() == [list(BEAM_5000)]

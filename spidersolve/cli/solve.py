@@ -99,7 +99,8 @@ def _write_page(path, game: Game, line, name: str, after: str) -> str:
     default="default",
     show_default=True,
     help="The search configuration (search.heuristic.PRESETS). kp300 wins many of "
-    "the deals the default leaves unknown, beam_1500 some of the rest (docs/solve.md).",
+    "the deals the default leaves unknown, beam_1500 and beam_5000 some of the rest "
+    "(docs/solve.md).",
 )
 @json_option
 def solve_command(
@@ -172,7 +173,7 @@ def solve_command(
     else:
         click.echo(
             f"no proof within {plural(nodes, 'node')}: try a larger --nodes, "
-            + ("" if other_search else "another --search (kp300, then beam_1500), ")
+            + ("" if other_search else "another --search (kp300, beam_1500, beam_5000), ")
             + "or --prove to walk every position"
         )
     if html_path:

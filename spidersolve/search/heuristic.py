@@ -98,6 +98,10 @@ BEAM_300 = BEAM_RANK.replace(spare=5, width=300)
 # it never dropped a position; on PySolFC four suits it won 11 of the 44
 # deals the default left unknown at 10,000,000 nodes (docs/tuning.md).
 BEAM_1500 = BEAM_RANK.replace(spare=5, width=1500)
+# ... and after it and 10,000,000 default nodes (``--retry 1e7@beam_5000``): the
+# same beam 5,000 wide. On PySolFC four suits it won 5 of the first 16 deals
+# still unknown after both (docs/tuning.md).
+BEAM_5000 = BEAM_RANK.replace(spare=5, width=5000)
 
 DEFAULT_WEIGHTS = (PLAIN, DIG, UNBURY, ONE_SUIT, BEAM_40, BEAM_300)
 
@@ -127,6 +131,7 @@ PRESETS = {
     "beam_40": BEAM_40,
     "beam_300": BEAM_300,
     "beam_1500": BEAM_1500,
+    "beam_5000": BEAM_5000,
     "beam_4_suits": BEAM_WEIGHTS_4_SUITS,
     "kp300": KP_300,
 }
