@@ -273,7 +273,7 @@ def test_the_beam_rung_says_lost_only_when_it_dropped_nothing():
     from spidersolve.search import solve
 
     for pos, _ in SMALL:
-        for name in ("beam_1500", "beam_5000"):
+        for name in ("beam_1500", "beam_5000", "kp_beam_5000"):
             assert solve(pos, nodes=10**5, weights=name).verdict == "lost", (name, pos.to_text())
     ran_out = solve("pysol:4:10858", nodes=3 * 10**6, weights="beam_1500")
     assert ran_out.verdict == "unknown" and ran_out.nodes < 3 * 10**6
@@ -287,3 +287,11 @@ def test_the_wide_beam_rung_is_the_beam_rung_wider():
 
     assert BEAM_5000 == BEAM_1500.replace(width=5000)
     assert weight_rows("beam_5000").tolist() == [list(BEAM_5000)]
+
+
+def test_the_kpatience_beam_rung_is_the_kp300_beam_alone_and_wider():
+    from spidersolve.search.heuristic import KP_300, KP_BEAM_5000, weight_rows
+
+    assert KP_BEAM_5000 == KP_300[-1].replace(width=5000)
+    assert KP_BEAM_5000.face_down == 0  # ranked as KPatience ranks: no face-down term
+    assert weight_rows("kp_beam_5000").tolist() == [list(KP_BEAM_5000)]
