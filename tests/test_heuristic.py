@@ -15,6 +15,8 @@ from spidersolve.search.heuristic import (
     PRESETS,
     TERMS,
     Weights,
+    is_preset,
+    preset,
     weight_rows,
     weights_row,
 )
@@ -221,3 +223,67 @@ def test_named_configurations_are_the_kernels_rows():
     for bad in ("nothing", {"good": 1}, [[1, 2, 3]], [], [1] * 12):
         with pytest.raises(ValueError, match="weights"):
             weight_rows(bad)
+
+
+def _reference_hash_noise(lo: int, noise: int) -> int:
+    """``_terms.hash_noise`` in Python integers (64-bit wrap-around)."""
+    if noise <= 0:
+        return 0
+    mask = (1 << 64) - 1
+    h = ((lo ^ (noise * 0xD6E8FEB86659FD93 & mask)) * 0x9E3779B97F4A7C15) & mask
+    return (h >> 33) % (noise + 1)
+
+
+@given(st.integers(0, 2**64 - 1), st.integers(0, 9999))
+def test_hash_noise_equals_the_reference(lo, noise):
+    got = SK.hash_noise(np.uint64(lo), noise)
+    assert got == _reference_hash_noise(lo, noise)
+    assert 0 <= got <= noise
+
+
+def test_hash_noise_spreads_over_its_range():
+    # 6,000 hashes, noise 5: each of 0..5 about 1,000 times (chi-square, 5 degrees of freedom)
+    rng = np.random.default_rng(7)
+    draws = [SK.hash_noise(np.uint64(x), 5) for x in rng.integers(0, 2**63, 6000, dtype=np.uint64)]
+    counts = np.bincount(draws, minlength=6)
+    chi2 = float(((counts - 1000.0) ** 2 / 1000.0).sum())
+    assert len(counts) == 6 and chi2 < 20.5  # p = 0.001
+
+
+def test_a_noisy_name_is_its_row_with_noise():
+    assert preset("beam_1500_n5") == PRESETS["beam_1500"].replace(noise=5)
+    assert preset("kp_beam_5000_n12").noise == 12
+    assert preset("plain_n1") == PRESETS["plain"].replace(noise=1)
+    assert weight_rows("beam_40_n3").tolist() == [list(PRESETS["beam_40"].replace(noise=3))]
+    assert is_preset("beam_300_n9999") and is_preset("kp300")
+    for bad in (
+        "default_n3",
+        "kp300_n2",
+        "beam_1500_n0",
+        "beam_1500_n10000",
+        "beam_1500_n",
+        "beam_1500_n05",
+        "nothing_n4",
+        "BEAM_1500_n5",
+    ):
+        assert not is_preset(bad), bad
+        with pytest.raises(ValueError, match="_n1 .. _n9999"):
+            preset(bad)
+
+
+def test_a_noisy_beam_is_another_beam_and_its_wins_replay():
+    from spidersolve.search import solve
+    from spidersolve.search.verify import verify_win
+
+    plain = solve("SP1-S2C-AAAAAAD", nodes=300_000, weights="beam_300")
+    zero = solve("SP1-S2C-AAAAAAD", nodes=300_000, weights=PRESETS["beam_300"].replace(noise=0))
+    assert zero == plain  # noise 0 is no noise
+    lines = set()
+    for n in (3, 7):
+        once = solve("SP1-S2C-AAAAAAD", nodes=300_000, weights=f"beam_300_n{n}")
+        again = solve("SP1-S2C-AAAAAAD", nodes=300_000, weights=f"beam_300_n{n}")
+        assert once == again  # deterministic
+        assert once.verdict == "won", n
+        verify_win("SP1-S2C-AAAAAAD", once.line)
+        lines.add(once.line)
+    assert len(lines | {plain.line}) == 3  # each noise another beam, another line

@@ -33,7 +33,7 @@ DEALS = [
 ]
 
 
-def _run(kernel, code, nodes, byte_limit=0):
+def _run(kernel, code, nodes, byte_limit=0, weights=None):
     position = GameCode.parse(code).position()
     result = np.zeros(K.RESULT_SIZE, np.int64)
     arrays = kernel(
@@ -42,7 +42,7 @@ def _run(kernel, code, nodes, byte_limit=0):
         nodes,
         byte_limit,
         -1,
-        weight_rows(None),
+        weight_rows(weights),
         CARD_KEYS,
         STOCK_KEYS,
         result,
@@ -78,6 +78,17 @@ def test_the_compiled_search_is_numbas_search(code, nodes):
     assert ours.tolist() == theirs.tolist()
     for mine, other in zip(our_arrays, their_arrays, strict=True):
         assert mine.dtype == other.dtype and np.array_equal(mine, other)
+
+
+@needs_compiler
+def test_the_compiled_search_is_numbas_search_for_a_noisy_beam():
+    ours, our_arrays = _run(
+        native.native_kernel("search"), "SP1-S2C-AAAAAAD", 60_000, 0, "beam_300_n7"
+    )
+    theirs, their_arrays = _run(K.search, "SP1-S2C-AAAAAAD", 60_000, 0, "beam_300_n7")
+    assert ours.tolist() == theirs.tolist()
+    for mine, other in zip(our_arrays, their_arrays, strict=True):
+        assert np.array_equal(mine, other)
 
 
 @needs_compiler

@@ -219,7 +219,7 @@ def test_solve_search_runs_that_configuration():
 
     from spidersolve.search import solve
 
-    for name in ("default", "kp300", "KP300"):  # names in any case
+    for name in ("default", "kp300", "KP300", "beam_300_n4"):  # names in any case
         result = _run(["solve", "SP1-S2C-AAAAAAD", "--search", name, "--json"])
         assert result.exit_code == 0, result.output
         obj = json.loads(result.stdout)
@@ -234,9 +234,10 @@ def test_solve_search_runs_that_configuration():
 
 
 def test_solve_search_refuses_an_unknown_name_and_prove():
-    result = _run(["solve", "SP1-S1C-AAAAAAD", "--search", "nosuch"])
-    assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1, result.stderr
-    assert "nosuch" in result.stderr and "kp300" in result.stderr
+    for bad in ("nosuch", "kp300_n3", "beam_300_n0"):
+        result = _run(["solve", "SP1-S1C-AAAAAAD", "--search", bad])
+        assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1, result.stderr
+        assert bad in result.stderr and "kp300" in result.stderr and "_n1" in result.stderr
     result = _run(["solve", "SP1-S1C-AAAAAAD", "--search", "kp300", "--prove"])
     assert result.exit_code == 2
     assert result.stderr.startswith("error: --prove does not combine with --search")

@@ -335,9 +335,28 @@ def test_a_deal_settled_at_another_rung_is_not_solved_again(results):
     assert f"left unknown at 1,250 ({len(won_later)} others settled at other rungs), " in summary
 
 
+def test_noisy_beams_are_rungs_of_their_own(results):
+    # the same beam with noise 1 and 2: two rungs, each on what the one before left
+    lines = batch(results, "--retry", "1250@beam_40_n1,1250@beam_40_n2").stdout.splitlines()
+    assert [line.split(":")[0] for line in lines] == [
+        "retry at 1,250 nodes with beam_40_n1",
+        "retry at 1,250 nodes with beam_40_n2",
+    ]
+    frame = load_results(results)
+    one, two = (frame[frame["search"] == f"beam_40_n{n}"] for n in (1, 2))
+    assert sorted(one["code"]) == unknown_codes(frame[frame["search"] == "default"], NODES)
+    assert sorted(two["code"]) == sorted(one.loc[one["verdict"] == "unknown", "code"])
+    text = CliRunner().invoke(cli, ["stats", str(results)]).stdout
+    assert "  beam_40_n1  " in text and " with beam_40_n2" in text
+
+
 @pytest.mark.parametrize(
     "rungs, message",
     [
+        (
+            "1250@default_n2",
+            "error: --retry: no search named 'default_n2'; the names are default, plain",
+        ),
         (
             "1250@nosuch",
             "error: --retry: no search named 'nosuch'; the names are default, plain",

@@ -66,6 +66,22 @@ class NodeCount(click.ParamType):
         return node_count(value, option, self.low)
 
 
+class SearchName(click.ParamType):
+    """A click type for search configurations: a name ``search.heuristic.preset`` takes."""
+
+    name = "NAME"
+
+    def convert(self, value, param, ctx):
+        from ..search.heuristic import preset
+
+        name = str(value).strip().lower()
+        try:
+            preset(name)
+        except ValueError as error:
+            raise SpiderError(f"--search: {error}") from None
+        return name
+
+
 # -- lists of values (batch, stats) -------------------------------------------------
 
 

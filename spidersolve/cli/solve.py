@@ -14,6 +14,7 @@ from ..state import Game, line_text
 from ..state.words import line_sentences
 from .options import (
     NodeCount,
+    SearchName,
     after_option,
     announce_compile,
     check_search_memory,
@@ -95,12 +96,12 @@ def _write_page(path, game: Game, line, name: str, after: str) -> str:
 @click.option(
     "--search",
     "search",
-    type=click.Choice(list(PRESETS), case_sensitive=False),
+    type=SearchName(),
     default="default",
     show_default=True,
-    help="The search configuration (search.heuristic.PRESETS). kp300 wins many of "
-    "the deals the default leaves unknown, beam_1500 and beam_5000 some of the rest "
-    "(docs/solve.md).",
+    help="The search configuration: " + ", ".join(PRESETS) + ", or a one-row name "
+    "with _nN after it (that beam with noise N: beam_1500_n5). kp300 wins many of "
+    "the deals the default leaves unknown, the beams some of the rest (docs/solve.md).",
 )
 @json_option
 def solve_command(

@@ -47,7 +47,9 @@ from ._terms import (
     N_COL_TERMS,
     N_WEIGHTS,
     W_FACE_DOWN,
+    W_NOISE,
     column_terms_into,
+    hash_noise,
     features,
     first_empty_column,
     is_spare,
@@ -274,6 +276,7 @@ def _expand(
                 h = DEAL_LEVELS * k + level
                 if sizes[h] >= heaps[h].shape[0]:
                     heaps[h] = grow(heaps[h])
+                score += hash_noise(ent_lo[n_entries], weights[k, W_NOISE])
                 priority = entry_priority(weights[k], widths[k], score, spare, depth)
                 sizes[h] = heap_push(heaps[h], sizes[h], heap_key(priority, n_entries))
             n_entries += 1

@@ -25,7 +25,8 @@ W_DEPTH = 5  # the path: actions from the root
 W_BURIED = 6
 W_SPARE = 7  # the path: the last action was a spare one (is_spare, splits_run)
 W_WIDTH = 8  # not a term: > 0 makes the row a beam of that width
-N_WEIGHTS = 9
+W_NOISE = 9  # not a term: > 0 adds to a position's value a number 0..noise drawn from its hash
+N_WEIGHTS = 10
 
 # column_terms(board, c)[COL_...]: one column's share of the terms
 COL_FACE_DOWN = 0
@@ -227,3 +228,16 @@ def is_spare(board, action, first_empty):
         return 0
     dst = (action >> 8) & 15
     return 1 if dst != first_empty and board[LEN + dst] == 0 else 0
+
+
+@njit(**JIT)
+def hash_noise(lo, noise):
+    """A number 0..noise drawn from a position's hash ``lo``, one draw per ``noise``.
+
+    It breaks ties and near ties another way for each ``noise`` (``W_NOISE``),
+    so rows that differ in it alone are different beams; 0 for ``noise`` 0.
+    """
+    if noise <= 0:
+        return 0
+    h = (lo ^ np.uint64(noise) * np.uint64(0xD6E8FEB86659FD93)) * np.uint64(0x9E3779B97F4A7C15)
+    return np.int64((h >> np.uint64(33)) % np.uint64(noise + 1))

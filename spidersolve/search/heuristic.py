@@ -16,6 +16,10 @@ while the stock lasts, or one that splits a same-suit run without making a
 longer one where the cards land: ``_terms.is_spare``, ``_terms.splits_run``).
 ``width``, not a term, makes the row a beam: its heaps give positions out
 by depth, then value, at most ``width`` per depth and number of deals left.
+``noise``, not a term either, adds to each position's value a number
+0..noise drawn from the position's hash (``_terms.hash_noise``): a row that
+differs from another in its noise alone keeps other near ties, so as a beam
+it goes another way (``preset("beam_1500_n5")``).
 
 The search alternates between several rows (``DEFAULT_WEIGHTS``: four
 best-first rows and two beams), one frontier heap per row and number of
@@ -27,6 +31,7 @@ never on the benchmark deals; the trials are in ``docs/tuning.md``.
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 import numpy as np
@@ -42,7 +47,7 @@ class Weights(NamedTuple):
 
     >>> w = Weights(face_down=3, breaks=3)
     >>> w.face_down, w.width, len(w)
-    (3, 0, 9)
+    (3, 0, 10)
     >>> Weights(breaks=5).replace(width=40).width
     40
     """
@@ -56,6 +61,7 @@ class Weights(NamedTuple):
     buried: int = 0
     spare: int = 0
     width: int = 0
+    noise: int = 0
 
     def replace(self, **terms) -> Weights:
         """These weights with the terms named changed."""
@@ -73,6 +79,7 @@ TERMS = {
     "buried": K.W_BURIED,
     "spare": K.W_SPARE,
     "width": K.W_WIDTH,
+    "noise": K.W_NOISE,
 }
 assert tuple(TERMS) == Weights._fields and list(TERMS.values()) == list(range(K.N_WEIGHTS))
 
@@ -143,6 +150,41 @@ PRESETS = {
 }
 
 
+# a single row's preset name, "_n" and a number 1..9999: that row with that noise
+NOISY = re.compile(r"(?P<base>[a-z0-9_]+?)_n(?P<noise>[1-9][0-9]{0,3})")
+
+
+def preset(name: str):
+    """The weights a configuration's name stands for: a name of ``PRESETS``, or
+    a one-row preset's name with ``_nN`` after it, that row with noise N.
+
+    ``beam_1500_n5`` is ``beam_1500`` with noise 5: another beam 1,500 wide,
+    one of many (``batch --retry 3e6@beam_1500_n1,3e6@beam_1500_n2``).
+    Raises ValueError naming the names for anything else.
+
+    >>> preset("beam_1500_n5") == BEAM_1500.replace(noise=5)
+    True
+    """
+    if name in PRESETS:
+        return PRESETS[name]
+    noisy = NOISY.fullmatch(name)
+    if noisy and isinstance(PRESETS.get(noisy["base"]), Weights):
+        return PRESETS[noisy["base"]].replace(noise=int(noisy["noise"]))
+    raise ValueError(
+        f"no configuration named {name!r}; the names are {', '.join(PRESETS)}, "
+        "or a one-row name with _n1 .. _n9999 after it (that row with noise: beam_1500_n5)"
+    )
+
+
+def is_preset(name: str) -> bool:
+    """True if ``preset(name)`` names a configuration."""
+    try:
+        preset(name)
+    except ValueError:
+        return False
+    return True
+
+
 def beam_weights(suits: int) -> Weights:
     """The line-shortening beam's ranking for a game of ``suits`` suits."""
     return BEAM_WEIGHTS_4_SUITS if suits == 4 else BEAM_WEIGHTS
@@ -152,13 +194,13 @@ def weight_rows(weights=None) -> np.ndarray:
     """The kernels' int64 array, one row per heuristic, for ``weights``.
 
     ``weights``: None (``DEFAULT_WEIGHTS``), a ``Weights``, a preset name
-    (``PRESETS``), a mapping of term names, or a sequence of those; a row
+    (``preset``), a mapping of term names, or a sequence of those; a row
     of ``N_WEIGHTS`` ints is taken as it is.
 
     >>> weight_rows("plain").tolist()
-    [[3, 3, 2, 4, 30, 1, 0, 3, 0]]
+    [[3, 3, 2, 4, 30, 1, 0, 3, 0, 0]]
     >>> weight_rows(["plain", {"breaks": 5, "width": 40}]).shape
-    (2, 9)
+    (2, 10)
     """
     if weights is None:
         weights = DEFAULT_WEIGHTS
@@ -171,11 +213,11 @@ def weight_rows(weights=None) -> np.ndarray:
     rows = []
     for one in weights:
         if isinstance(one, str):
-            if one not in PRESETS:
-                raise ValueError(
-                    f"weights: no configuration named {one!r}; the names are {', '.join(PRESETS)}"
-                )
-            rows.extend(weight_rows(PRESETS[one]).tolist())
+            try:
+                named = preset(one)
+            except ValueError as error:
+                raise ValueError(f"weights: {error}") from None
+            rows.extend(weight_rows(named).tolist())
         elif isinstance(one, dict):
             unknown = set(one) - set(TERMS)
             if unknown:

@@ -105,7 +105,7 @@ class Task:
     rules: str
     node_limit: int
     deal: int
-    # the solver's search configuration: a name of ``search.heuristic.PRESETS``
+    # the solver's search configuration: a name ``search.heuristic.preset`` takes
     search: str = DEFAULT_SEARCH
 
     @property
@@ -240,12 +240,15 @@ def retry_budgets(nodes: int, budgets: Iterable) -> list[Rung]:
     rungs = [Rung(*b) if isinstance(b, tuple) else Rung(b) for b in budgets]
     if not rungs:
         raise SpiderError("--retry: no node limit given")
-    names = search_names()
+    from ..search.heuristic import is_preset
+
     below = {DEFAULT_SEARCH: nodes}
     for rung in rungs:
-        if rung.search not in names:
+        if not is_preset(rung.search):
             raise SpiderError(
-                f"--retry: no search named '{rung.search}'; the names are {', '.join(names)}"
+                f"--retry: no search named '{rung.search}'; the names are "
+                f"{', '.join(search_names())}, or a one-row name with _n1 .. _n9999 "
+                "after it (that row with noise: beam_1500_n5)"
             )
         before = below.get(rung.search)
         if before is not None and rung.nodes <= before:
