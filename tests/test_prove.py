@@ -207,9 +207,15 @@ def test_solve_prove_json_of_a_won_deal():
 def test_unknown_says_how_to_go_further():
     result = _run(["solve", "SP1-S4C-AAAAAAA", "--nodes", "10"])
     assert (
-        "try a larger --nodes, another --search (kp300, beam_1500, beam_5000), or --prove"
-        in result.output
+        "try a larger --nodes, another --search (kp300, beam_1500, beam_5000, kp_beam_5000, "
+        "beam_1500_n1 .. _n9), or --prove" in result.output
     )
+    for search, then in (("beam_1500", "beam_1500_n1"), ("beam_1500_n5", "beam_1500_n6")):
+        result = _run(["solve", "SP1-S4C-AAAAAAA", "--nodes", "10", "--search", search])
+        assert (
+            f"try a larger --nodes, the same row with other noise (--search {then}), or --prove"
+            in result.output
+        )
     result = _run(["solve", "SP1-S4C-AAAAAAA", "--nodes", "10", "--search", "kp300"])
     assert "try a larger --nodes, or --prove" in result.output
 
