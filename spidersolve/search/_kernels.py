@@ -222,6 +222,7 @@ def _expand(
     deal_lo,
     deal_hi,
     leaf_below,
+    noisy,
 ):
     """Generate the children of expanded node ``node`` (``board``, at ``depth``).
 
@@ -236,6 +237,8 @@ def _expand(
     A child whose ``hidden`` (face-down cards plus deals left) is below
     ``leaf_below`` is a leaf: entered and valued (``RESULT_BEST_...``), but
     queued on no heap, so it is never expanded (``RESULT_LEAVES`` counts them).
+    ``noisy``: some row has noise (``W_NOISE``); without, a child's value is
+    not looked at for it.
     """
     column_hashes(board, card_keys, parts, 0, col_lo)
     column_hashes(board, card_keys, parts, 1, col_hi)
@@ -276,7 +279,8 @@ def _expand(
                 h = DEAL_LEVELS * k + level
                 if sizes[h] >= heaps[h].shape[0]:
                     heaps[h] = grow(heaps[h])
-                score += hash_noise(ent_lo[n_entries], weights[k, W_NOISE])
+                if noisy:
+                    score += hash_noise(ent_lo[n_entries], weights[k, W_NOISE])
                 priority = entry_priority(weights[k], widths[k], score, spare, depth)
                 sizes[h] = heap_push(heaps[h], sizes[h], heap_key(priority, n_entries))
             n_entries += 1
@@ -433,6 +437,9 @@ def search(
     turn = 0
     table = np.full(1 << 17, -1, np.int32)
     widths, exhaustive = row_widths(weights)
+    noisy = False  # some row adds noise to its values (``W_NOISE``)
+    for k in range(n_heuristics):
+        noisy = noisy or weights[k, W_NOISE] > 0
     given = np.zeros((n_heaps, 256), np.int32)  # beam heaps: given out per depth
     dropped = False
     _push_root(root, card_keys, parts, table, ent_lo, ent_hi, ent_parent, ent_action, heaps, sizes)
@@ -567,6 +574,7 @@ def search(
             deal_lo,
             deal_hi,
             leaf_below,
+            noisy,
         )
         if won >= 0:
             _end_result(result, WON, nodes, now)
