@@ -168,11 +168,19 @@ def column_value(board, c, weights):
 
 @njit(**JIT)
 def value_of(weights, terms):
-    """``weights . terms``: the value of a position whose ``features`` are ``terms``."""
-    value = 0
-    for i in range(N_WEIGHTS):
-        value += weights[i] * terms[i]
-    return value
+    """``weights . terms``: the value of a position whose ``features`` are ``terms``.
+
+    Only the position's terms: ``features`` leaves the others (depth, spare,
+    width, noise) 0, so they are not summed.
+    """
+    return (
+        weights[W_FACE_DOWN] * terms[W_FACE_DOWN]
+        + weights[W_BREAK] * terms[W_BREAK]
+        + weights[W_MIXED] * terms[W_MIXED]
+        + weights[W_EMPTY] * terms[W_EMPTY]
+        + weights[W_REMOVED] * terms[W_REMOVED]
+        + weights[W_BURIED] * terms[W_BURIED]
+    )
 
 
 @njit(**JIT)
