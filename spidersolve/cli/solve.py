@@ -7,7 +7,7 @@ import click
 from ..board import plural
 from ..errors import SpiderError
 from ..search import DEFAULT_NODES, HINT_NODES, hint, solve
-from ..search.heuristic import PRESETS
+from ..search.heuristic import names_text
 from ..search.honest import DEFAULT_SEED, HONEST_NODES, HONEST_SAMPLES, default_workers
 from ..search.memory import NODE_COST_TEXT
 from ..state import Game, line_text
@@ -99,8 +99,7 @@ def _write_page(path, game: Game, line, name: str, after: str) -> str:
     type=SearchName(),
     default="default",
     show_default=True,
-    help="The search configuration: " + ", ".join(PRESETS) + ", or a one-row name "
-    "with _nN after it (that beam with noise N: beam_1500_n5). kp300 wins many of "
+    help="The search configuration: " + names_text() + ". kp300 wins many of "
     "the deals the default leaves unknown, the beams some of the rest (docs/solve.md).",
 )
 @json_option

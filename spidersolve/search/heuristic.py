@@ -170,9 +170,14 @@ def preset(name: str):
     noisy = NOISY.fullmatch(name)
     if noisy and isinstance(PRESETS.get(noisy["base"]), Weights):
         return PRESETS[noisy["base"]].replace(noise=int(noisy["noise"]))
-    raise ValueError(
-        f"no configuration named {name!r}; the names are {', '.join(PRESETS)}, "
-        "or a one-row name with _n1 .. _n9999 after it (that row with noise: beam_1500_n5)"
+    raise ValueError(f"no configuration named {name!r}; the names are {names_text()}")
+
+
+def names_text() -> str:
+    """The names ``preset`` takes, as messages and help say them."""
+    return (
+        f"{', '.join(PRESETS)}, or a one-row name with _n1 .. _n9999 after it "
+        "(that row with noise: beam_1500_n5)"
     )
 
 

@@ -220,13 +220,6 @@ class Rung:
         return self.nodes if self.search == DEFAULT_SEARCH else f"{self.nodes}@{self.search}"
 
 
-def search_names() -> list[str]:
-    """The search configurations a rung may name (``search.heuristic.PRESETS``)."""
-    from ..search.heuristic import PRESETS
-
-    return list(PRESETS)
-
-
 def retry_budgets(nodes: int, budgets: Iterable) -> list[Rung]:
     """The rungs of ``--retry``, checked.
 
@@ -240,15 +233,13 @@ def retry_budgets(nodes: int, budgets: Iterable) -> list[Rung]:
     rungs = [Rung(*b) if isinstance(b, tuple) else Rung(b) for b in budgets]
     if not rungs:
         raise SpiderError("--retry: no node limit given")
-    from ..search.heuristic import is_preset
+    from ..search.heuristic import is_preset, names_text
 
     below = {DEFAULT_SEARCH: nodes}
     for rung in rungs:
         if not is_preset(rung.search):
             raise SpiderError(
-                f"--retry: no search named '{rung.search}'; the names are "
-                f"{', '.join(search_names())}, or a one-row name with _n1 .. _n9999 "
-                "after it (that row with noise: beam_1500_n5)"
+                f"--retry: no search named '{rung.search}'; the names are {names_text()}"
             )
         before = below.get(rung.search)
         if before is not None and rung.nodes <= before:
