@@ -280,7 +280,7 @@ def test_the_beam_rung_says_lost_only_when_it_dropped_nothing():
     from spidersolve.search import solve
 
     for pos, _ in SMALL:
-        for name in ("beam_1500", "beam_5000", "kp_beam_5000"):
+        for name in ("beam_1500", "beam_3000_n5", "beam_5000", "kp_beam_5000"):
             assert solve(pos, nodes=10**5, weights=name).verdict == "lost", (name, pos.to_text())
     ran_out = solve("pysol:4:10858", nodes=3 * 10**6, weights="beam_1500")
     assert ran_out.verdict == "unknown" and ran_out.nodes < 3 * 10**6
@@ -289,11 +289,13 @@ def test_the_beam_rung_says_lost_only_when_it_dropped_nothing():
     verify_win("SP1-S2C-AAAAAAD", won.line)
 
 
-def test_the_wide_beam_rung_is_the_beam_rung_wider():
-    from spidersolve.search.heuristic import BEAM_1500, BEAM_5000, weight_rows
+def test_the_wide_beam_rungs_are_the_beam_rung_wider():
+    from spidersolve.search.heuristic import BEAM_1500, BEAM_3000, BEAM_5000, weight_rows
 
     assert BEAM_5000 == BEAM_1500.replace(width=5000)
     assert weight_rows("beam_5000").tolist() == [list(BEAM_5000)]
+    assert BEAM_3000 == BEAM_1500.replace(width=3000)
+    assert weight_rows("beam_3000_n5").tolist() == [list(BEAM_3000.replace(noise=5))]
 
 
 def test_the_kpatience_beam_rung_is_the_kp300_beam_alone_and_wider():

@@ -109,6 +109,9 @@ BEAM_1500 = BEAM_RANK.replace(spare=5, width=1500)
 # same beam 5,000 wide. On PySolFC four suits it won 5 of the first 16 deals
 # still unknown after both (docs/tuning.md).
 BEAM_5000 = BEAM_RANK.replace(spare=5, width=5000)
+# ... and between them, 3,000 wide: with noise (``--retry 6e6@beam_3000_n5``)
+# a rung for what the noisy 1,500-wide beams leave (docs/tuning.md).
+BEAM_3000 = BEAM_RANK.replace(spare=5, width=3000)
 
 DEFAULT_WEIGHTS = (PLAIN, DIG, UNBURY, ONE_SUIT, BEAM_40, BEAM_300)
 
@@ -143,6 +146,7 @@ PRESETS = {
     "beam_40": BEAM_40,
     "beam_300": BEAM_300,
     "beam_1500": BEAM_1500,
+    "beam_3000": BEAM_3000,
     "beam_5000": BEAM_5000,
     "beam_4_suits": BEAM_WEIGHTS_4_SUITS,
     "kp300": KP_300,
