@@ -256,9 +256,13 @@ def test_a_noisy_name_is_its_row_with_noise():
     assert preset("plain_n1") == PRESETS["plain"].replace(noise=1)
     assert weight_rows("beam_40_n3").tolist() == [list(PRESETS["beam_40"].replace(noise=3))]
     assert is_preset("beam_300_n9999") and is_preset("kp300")
+    # a portfolio's name with _nN: every row of it with that noise
+    assert preset("kp300_n2") == tuple(row.replace(noise=2) for row in PRESETS["kp300"])
+    assert preset("default_n3") == tuple(row.replace(noise=3) for row in PRESETS["default"])
+    assert weight_rows("kp300_n2")[:, SK.W_NOISE].tolist() == [2] * 6
     for bad in (
-        "default_n3",
-        "kp300_n2",
+        "default_n",
+        "kp300_n0",
         "beam_1500_n0",
         "beam_1500_n10000",
         "beam_1500_n",

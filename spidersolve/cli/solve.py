@@ -182,15 +182,16 @@ def solve_command(
 
 def _further_searches(search: str) -> str:
     """The searches to try after ``search`` left a deal unknown, as the advice says them."""
-    from ..search.heuristic import NOISY, Weights, preset
+    from ..search.heuristic import NOISY
 
     if search == "default":
-        return "another --search (kp300, beam_1500, beam_5000, kp_beam_5000, beam_1500_n1 .. _n9), "
-    if not isinstance(preset(search), Weights):
-        return ""
+        return (
+            "another --search (kp300, beam_1500, beam_5000, kp_beam_5000, "
+            "kp300_n1 .. _n9, beam_1500_n1 .. _n9), "
+        )
     noisy = NOISY.fullmatch(search)
     base, noise = (noisy["base"], int(noisy["noise"])) if noisy else (search, 0)
-    return f"the same row with other noise (--search {base}_n{noise + 1}), "
+    return f"the same search with other noise (--search {base}_n{noise + 1}), "
 
 
 def _prove(game: Game, nodes: int, memory: int | None, as_json: bool) -> None:

@@ -154,34 +154,40 @@ PRESETS = {
 }
 
 
-# a single row's preset name, "_n" and a number 1..9999: that row with that noise
+# a preset's name, "_n" and a number 1..9999: every row of it with that noise
 NOISY = re.compile(r"(?P<base>[a-z0-9_]+?)_n(?P<noise>[1-9][0-9]{0,3})")
 
 
 def preset(name: str):
     """The weights a configuration's name stands for: a name of ``PRESETS``, or
-    a one-row preset's name with ``_nN`` after it, that row with noise N.
+    such a name with ``_nN`` after it, every row of it with noise N.
 
     ``beam_1500_n5`` is ``beam_1500`` with noise 5: another beam 1,500 wide,
-    one of many (``batch --retry 3e6@beam_1500_n1,3e6@beam_1500_n2``).
+    one of many (``batch --retry 3e6@beam_1500_n1,3e6@beam_1500_n2``);
+    ``kp300_n5`` is the six rows of ``kp300``, each with noise 5.
     Raises ValueError naming the names for anything else.
 
     >>> preset("beam_1500_n5") == BEAM_1500.replace(noise=5)
     True
+    >>> [row.noise for row in preset("kp300_n5")]
+    [5, 5, 5, 5, 5, 5]
     """
     if name in PRESETS:
         return PRESETS[name]
     noisy = NOISY.fullmatch(name)
-    if noisy and isinstance(PRESETS.get(noisy["base"]), Weights):
-        return PRESETS[noisy["base"]].replace(noise=int(noisy["noise"]))
+    if noisy and noisy["base"] in PRESETS:
+        base, noise = PRESETS[noisy["base"]], int(noisy["noise"])
+        if isinstance(base, Weights):
+            return base.replace(noise=noise)
+        return tuple(row.replace(noise=noise) for row in base)
     raise ValueError(f"no configuration named {name!r}; the names are {names_text()}")
 
 
 def names_text() -> str:
     """The names ``preset`` takes, as messages and help say them."""
     return (
-        f"{', '.join(PRESETS)}, or a one-row name with _n1 .. _n9999 after it "
-        "(that row with noise: beam_1500_n5)"
+        f"{', '.join(PRESETS)}, or any of them with _n1 .. _n9999 after it "
+        "(every row with that noise: beam_1500_n5, kp300_n5)"
     )
 
 
