@@ -354,8 +354,8 @@ def test_noisy_beams_are_rungs_of_their_own(results):
     "rungs, message",
     [
         (
-            "1250@default_n2",
-            "error: --retry: no search named 'default_n2'; the names are default, plain",
+            "1250@default_n0",
+            "error: --retry: no search named 'default_n0'; the names are default, plain",
         ),
         (
             "1250@nosuch",

@@ -1035,7 +1035,7 @@ def test_two_batch_processes_into_one_out_bug(tmp_path):
             "--suits",
             "4",
             "--deals",
-            "0:8",
+            "0:20",
             "--nodes",
             "100000",
             "--workers",
@@ -1049,6 +1049,8 @@ def test_two_batch_processes_into_one_out_bug(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
     )
+    # 20 deals, so that the first is still writing while the second starts on a
+    # loaded machine (with 8 it could end first)
     deadline = time.monotonic() + 60
     while not list(out.glob("part-*.parquet")) and time.monotonic() < deadline:
         time.sleep(0.02)
@@ -1076,7 +1078,7 @@ def test_two_batch_processes_into_one_out_bug(tmp_path):
     assert second.stderr.startswith("error: another batch is writing to")
     assert len(second.stderr.splitlines()) == 1
     assert first.wait(timeout=120) == 0, first.stderr.read()
-    assert sorted(load_results(out)["deal"]) == list(range(8))
+    assert sorted(load_results(out)["deal"]) == list(range(20))
     again = subprocess.run(
         CLI
         + [
@@ -1098,7 +1100,7 @@ def test_two_batch_processes_into_one_out_bug(tmp_path):
         timeout=60,
     )
     assert again.returncode == 0, again.stderr
-    assert len(load_results(out)) == 11
+    assert len(load_results(out)) == 23  # 20 four-suit rows and 3 one-suit ones
 
 
 # -- honest rows (issue 14's player, samples and seed columns) -----------------
