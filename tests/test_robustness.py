@@ -409,6 +409,26 @@ def test_damaged_results_files_are_an_error_never_changed_rows_bug(tmp_path):
     assert not changed, f"{len(changed)} flips loaded with changed values"
 
 
+def test_a_file_read_again_is_checked_again_once_its_bytes_change(tmp_path):
+    """read_file keeps what it checked, by content: same size and time are no excuse."""
+    from spidersolve.stats import ResultsError
+    from spidersolve.stats.store import read_file
+
+    out = tmp_path / "res"
+    small_batch(out)
+    path = out / "results.parquet"
+    frame, meta = read_file(path)
+    frame.loc[:, "verdict"] = "lost"  # what a caller does to its copy stays its own
+    meta["runs"] = []
+    again, meta_again = read_file(path)
+    assert set(again["verdict"]) != {"lost"} and meta_again["runs"]
+    stat = path.stat()
+    damage(path)
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # as if within one clock tick
+    with pytest.raises(ResultsError, match="damaged"):
+        read_file(path)
+
+
 def test_stats_on_a_damaged_file_names_it_and_the_damage_bug(tmp_path):
     out = tmp_path / "res"
     small_batch(out)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -278,8 +277,9 @@ def batch(
     below = Rung(limit)
     for rung in rungs:
         again, _missing, settled = retry_plan(out, tasks, rung)
-        # the next rung's base
-        tasks = [replace(t, node_limit=rung.nodes, search=rung.search) for t in tasks]
+        # the next rung's base: the deals left unknown below are all it can
+        # plan (a deal won or lost at a rung is settled for the rungs above)
+        tasks = again
         prefix = f"retry at {rung.nodes:,} nodes{rung.with_search}: "
         # deals unknown at the rung below but won or lost at another rung
         elsewhere = f" ({settled:,} others settled at other rungs)" if settled else ""
