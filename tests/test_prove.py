@@ -16,6 +16,7 @@ from strategies import endgame_cases
 
 from spidersolve.errors import SpiderError
 from spidersolve.search import _prove as P
+from spidersolve.search.heuristic import is_preset
 from spidersolve.search.prove import MIN_MEMORY, prove, walk
 from spidersolve.search.verify import verify_win
 from spidersolve.state import Game, Position, legal_actions
@@ -215,12 +216,14 @@ def test_unknown_says_how_to_go_further():
         ("beam_1500_n5", "beam_1500_n6"),
         ("kp300", "kp300_n1"),
         ("kp300_n9", "kp300_n10"),
+        ("kp300_n9999", "kp300_n1"),  # a name preset takes, always
     ):
         result = _run(["solve", "SP1-S4C-AAAAAAA", "--nodes", "10", "--search", search])
         assert (
             f"try a larger --nodes, the same search with other noise (--search {then}), or --prove"
             in result.output
         )
+        assert is_preset(then)
 
 
 def test_solve_search_runs_that_configuration():

@@ -182,7 +182,7 @@ def solve_command(
 
 def _further_searches(search: str) -> str:
     """The searches to try after ``search`` left a deal unknown, as the advice says them."""
-    from ..search.heuristic import NOISY
+    from ..search.heuristic import NOISE_MAX, NOISY
 
     if search == "default":
         return (
@@ -191,7 +191,8 @@ def _further_searches(search: str) -> str:
         )
     noisy = NOISY.fullmatch(search)
     base, noise = (noisy["base"], int(noisy["noise"])) if noisy else (search, 0)
-    return f"the same search with other noise (--search {base}_n{noise + 1}), "
+    other = noise + 1 if noise < NOISE_MAX else 1  # past the last noise, back to the first
+    return f"the same search with other noise (--search {base}_n{other}), "
 
 
 def _prove(game: Game, nodes: int, memory: int | None, as_json: bool) -> None:

@@ -154,7 +154,8 @@ PRESETS = {
 }
 
 
-# a preset's name, "_n" and a number 1..9999: every row of it with that noise
+# a preset's name, "_n" and a number 1..NOISE_MAX: every row of it with that noise
+NOISE_MAX = 9999
 NOISY = re.compile(r"(?P<base>[a-z0-9_]+?)_n(?P<noise>[1-9][0-9]{0,3})")
 
 
@@ -186,7 +187,7 @@ def preset(name: str):
 def names_text() -> str:
     """The names ``preset`` takes, as messages and help say them."""
     return (
-        f"{', '.join(PRESETS)}, or any of them with _n1 .. _n9999 after it "
+        f"{', '.join(PRESETS)}, or any of them with _n1 .. _n{NOISE_MAX} after it "
         "(every row with that noise: beam_1500_n5, kp300_n5)"
     )
 
