@@ -30,6 +30,13 @@ import threading
 import numpy as np
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill``): the command line raises it to stop as Ctrl-C does (status 143).
+
+    A ``KeyboardInterrupt``, so every kernel and pool stops on it as on Ctrl-C.
+    """
+
+
 def new_flag() -> np.ndarray:
     """A stop flag: one int64 cell, 0 until the kernel is asked to stop."""
     return np.zeros(1, np.int64)

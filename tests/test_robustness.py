@@ -19,21 +19,21 @@ CLI = [sys.executable, "-c", "from spidersolve.cli.main import main; main()"]
 LONG = ["SP1-S4C-AAAAAFS", "--after", "deal deal deal", "--nodes", "3000000"]
 
 
-def interrupt(args, cwd=None, wait=2.5):
-    """Run the command, send it SIGINT after ``wait`` s; (status, stderr, seconds to exit)."""
+def interrupt(args, cwd=None, wait=2.5, sig=signal.SIGINT):
+    """Run the command, send it ``sig`` after ``wait`` s; (status, stderr, seconds to exit)."""
     proc = subprocess.Popen(
         CLI + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, text=True
     )
     time.sleep(wait)
     assert proc.poll() is None, "the command ended before it could be interrupted"
     sent = time.monotonic()
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)
     try:
         _out, err = proc.communicate(timeout=30)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.communicate()
-        pytest.fail("still running 30 s after SIGINT")
+        pytest.fail(f"still running 30 s after {signal.Signals(sig).name}")
     return proc.returncode, err, time.monotonic() - sent
 
 
@@ -88,8 +88,35 @@ def test_ctrl_c_stops_a_deep_perft_bug(engine):
     assert seconds < 3
 
 
-@pytest.mark.parametrize("workers", ["1", "2"])
-def test_ctrl_c_stops_a_batch_in_process_bug(tmp_path, workers):
+@pytest.mark.parametrize("command", ["solve", "hint"])
+def test_sigterm_stops_a_long_search_as_ctrl_c_does(command):
+    status, err, seconds = interrupt([command] + LONG, sig=signal.SIGTERM)
+    assert (status, err) == (143, "error: terminated\n")
+    assert seconds < 3
+
+
+def test_sigterm_ends_a_game_in_play_with_its_own_status():
+    """Ctrl-C ends a game of ``play`` quietly (status 0); ``kill`` says it was killed."""
+    proc = subprocess.Popen(
+        CLI + ["play", "SP1-S1C-AAAAAAD"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(2.5)
+    assert proc.poll() is None, "the game ended before it could be stopped"
+    proc.send_signal(signal.SIGTERM)
+    _out, err = proc.communicate(timeout=30)
+    assert (proc.returncode, err) == (143, "error: terminated\n")
+
+
+@pytest.mark.parametrize(
+    "workers,sig",
+    [("1", signal.SIGINT), ("2", signal.SIGINT), ("2", signal.SIGTERM)],
+)
+def test_ctrl_c_stops_a_batch_in_process_bug(tmp_path, workers, sig):
+    """... and so does SIGTERM (``kill``): one line, its workers ended, no warning."""
     out = tmp_path / "res"
     status, err, seconds = interrupt(
         [
@@ -109,9 +136,12 @@ def test_ctrl_c_stops_a_batch_in_process_bug(tmp_path, workers):
             str(out),
         ],
         wait=4,
+        sig=sig,
     )
-    assert status == 130
-    assert err == "error: interrupted\n"
+    if sig == signal.SIGTERM:
+        assert (status, err) == (143, "error: terminated\n")
+    else:
+        assert (status, err) == (130, "error: interrupted\n")
     assert seconds < 3
     # nothing half-written: no temporary file, every part file whole
     assert not [p for p in os.listdir(out) if p.endswith(".tmp")]

@@ -6,12 +6,15 @@ import difflib
 import errno
 import importlib
 import os
+import signal
 import sys
+import threading
 
 import click
 
 from .. import __version__
 from ..errors import SpiderError, shown
+from ..interrupt import Terminated
 
 # click >= 8.2 raises this for a bare ``spidersolve``: show the help, not an error line.
 _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
@@ -81,11 +84,10 @@ class SpiderGroup(click.Group):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as err:
             # the search kernels stop on their flag (spidersolve.interrupt); files
             # are written atomically, so there is nothing half-written to clean
-            click.echo("error: interrupted", err=True)
-            ctx.exit(130)
+            _stopped(err, lambda status: ctx.exit(status))
         except SpiderError as err:
             click.echo(f"error: {err}", err=True)
             ctx.exit(2)
@@ -110,9 +112,9 @@ class SpiderGroup(click.Group):
             hint = f" (see '{where.command_path} --help')" if where is not None else ""
             click.echo(f"error: {err.format_message()}{hint}", err=True)
             sys.exit(2)
-        except click.Abort:
-            click.echo("error: interrupted", err=True)
-            sys.exit(130)
+        except click.Abort as err:
+            cause = err.__context__
+            _stopped(cause if isinstance(cause, Terminated) else err, sys.exit)
         sys.exit(code if isinstance(code, int) else 0)
 
 
@@ -132,7 +134,26 @@ def _quiet_stdout() -> None:
         pass
 
 
+def _terminate(signum, frame):
+    raise Terminated()
+
+
+def _stopped(err: BaseException, exit_with) -> None:
+    """The one line for a command stopped by Ctrl-C or SIGTERM, and its status."""
+    if isinstance(err, Terminated):
+        click.echo("error: terminated", err=True)
+        exit_with(128 + signal.SIGTERM)
+    click.echo("error: interrupted", err=True)
+    exit_with(130)
+
+
 def main(argv=None):
+    # SIGTERM, what ``kill`` and job systems send, stops a command as Ctrl-C
+    # does (the kernels stop on their flag, a batch ends its workers), where by
+    # default it killed the process mid-step; the main thread only (signal's rule),
+    # and put back after, for a caller that runs main() in its own process
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminate) if main_thread else None
     try:
         try:
             cli.main(args=argv, prog_name="spidersolve", standalone_mode=True)
@@ -141,6 +162,8 @@ def main(argv=None):
     except BrokenPipeError:
         _quiet_stdout()
         sys.exit(0)
-    except KeyboardInterrupt:
-        click.echo("error: interrupted", err=True)
-        sys.exit(130)
+    except KeyboardInterrupt as err:
+        _stopped(err, sys.exit)
+    finally:
+        if main_thread and previous is not None:
+            signal.signal(signal.SIGTERM, previous)

@@ -10,6 +10,7 @@ import click
 
 from ..board import terminal_style
 from ..errors import SpiderError, shown
+from ..interrupt import Terminated
 from ..play import PlaySession, read_saved_game
 from ..state import Game, GameCode, load_source, parse_line, replay
 from .deal import code_name
@@ -150,8 +151,10 @@ def _play_from_a_pipe(session: PlaySession) -> None:
             answer = session.handle(command)
             if answer:
                 click.echo(answer)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as err:
         click.echo()
+        if isinstance(err, Terminated):  # kill: the command's status says so
+            raise
 
 
 def _play_on_a_terminal(session: PlaySession) -> None:
@@ -169,14 +172,18 @@ def _play_on_a_terminal(session: PlaySession) -> None:
         while not session.finished:
             try:
                 command = prompt.prompt("> ")
-            except (EOFError, KeyboardInterrupt):  # Ctrl-D or Ctrl-C ends the game
+            except (EOFError, KeyboardInterrupt) as err:  # Ctrl-D or Ctrl-C ends the game
+                if isinstance(err, Terminated):
+                    raise  # below
                 click.echo()
                 break
             answer = session.handle(command)
             if answer:
                 click.echo(answer)
-    except KeyboardInterrupt:  # Ctrl-C during a hint's search ends the game too
+    except KeyboardInterrupt as err:  # Ctrl-C during a hint's search ends the game too
         click.echo()
+        if isinstance(err, Terminated):
+            raise
 
 
 COMMANDS = [play]
