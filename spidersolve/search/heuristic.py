@@ -156,7 +156,7 @@ PRESETS = {
 
 # a preset's name, "_n" and a number 1..NOISE_MAX: every row of it with that noise
 NOISE_MAX = 9999
-NOISY = re.compile(r"(?P<base>[a-z0-9_]+?)_n(?P<noise>[1-9][0-9]{0,3})")
+NOISY = re.compile(rf"(?P<base>[a-z0-9_]+?)_n(?P<noise>[1-9][0-9]{{0,{len(str(NOISE_MAX)) - 1}}})")
 
 
 def preset(name: str):

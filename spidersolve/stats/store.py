@@ -162,7 +162,9 @@ def _read_checked(path: Path, data: bytes) -> tuple[pd.DataFrame, dict]:
     try:
         table = pq.read_table(pa.BufferReader(data), page_checksum_verification=True)
     except Exception as err:  # pyarrow raises many kinds on a damaged file
-        raise ResultsError(f"cannot read results file '{path}': {_one_line(err)}") from None
+        # pyarrow names the source it read, here the buffer, not the file.
+        why = _one_line(err).replace("Could not open Parquet input source '<Buffer>': ", "")
+        raise ResultsError(f"cannot read results file '{path}': {why}") from None
     try:
         had = table.schema.names
         for name, (value, kind) in ADDED.items():  # a file from before the column
