@@ -225,29 +225,53 @@ def test_named_configurations_are_the_kernels_rows():
             weight_rows(bad)
 
 
-def _reference_hash_noise(lo: int, noise: int) -> int:
+def _reference_hash_noise(lo: int, noise: int, seed: int = 0) -> int:
     """``_terms.hash_noise`` in Python integers (64-bit wrap-around)."""
     if noise <= 0:
         return 0
     mask = (1 << 64) - 1
-    h = ((lo ^ (noise * 0xD6E8FEB86659FD93 & mask)) * 0x9E3779B97F4A7C15) & mask
+    key = noise + (seed << 32)
+    h = ((lo ^ (key * 0xD6E8FEB86659FD93 & mask)) * 0x9E3779B97F4A7C15) & mask
     return (h >> 33) % (noise + 1)
 
 
-@given(st.integers(0, 2**64 - 1), st.integers(0, 9999))
-def test_hash_noise_equals_the_reference(lo, noise):
-    got = SK.hash_noise(np.uint64(lo), noise)
-    assert got == _reference_hash_noise(lo, noise)
+@given(st.integers(0, 2**64 - 1), st.integers(0, 9999), st.integers(0, 9999))
+def test_hash_noise_equals_the_reference(lo, noise, seed):
+    got = SK.hash_noise(np.uint64(lo), noise, seed)
+    assert got == _reference_hash_noise(lo, noise, seed)
     assert 0 <= got <= noise
 
 
-def test_hash_noise_spreads_over_its_range():
+@given(st.integers(0, 2**64 - 1), st.integers(1, 9999))
+def test_seed_0_draws_as_the_noise_alone_did(lo, noise):
+    # the draw before seeds were added, so every row stored with _nN replays as it was
+    mask = (1 << 64) - 1
+    h = ((lo ^ (noise * 0xD6E8FEB86659FD93 & mask)) * 0x9E3779B97F4A7C15) & mask
+    assert SK.hash_noise(np.uint64(lo), noise, 0) == (h >> 33) % (noise + 1)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_hash_noise_spreads_over_its_range(seed):
     # 6,000 hashes, noise 5: each of 0..5 about 1,000 times (chi-square, 5 degrees of freedom)
     rng = np.random.default_rng(7)
-    draws = [SK.hash_noise(np.uint64(x), 5) for x in rng.integers(0, 2**63, 6000, dtype=np.uint64)]
+    hashes = rng.integers(0, 2**63, 6000, dtype=np.uint64)
+    draws = [SK.hash_noise(np.uint64(x), 5, seed) for x in hashes]
     counts = np.bincount(draws, minlength=6)
     chi2 = float(((counts - 1000.0) ** 2 / 1000.0).sum())
     assert len(counts) == 6 and chi2 < 20.5  # p = 0.001
+
+
+def test_seeds_draw_the_same_noise_independently():
+    # the draws of seeds 0 and 1 (noise 5) on the same hashes: a 6 x 6 table
+    # of about 1,000 / 6 each (chi-square of independence, 25 degrees of freedom)
+    rng = np.random.default_rng(11)
+    hashes = rng.integers(0, 2**63, 6000, dtype=np.uint64)
+    table = np.zeros((6, 6))
+    for x in hashes:
+        table[SK.hash_noise(np.uint64(x), 5, 0), SK.hash_noise(np.uint64(x), 5, 1)] += 1
+    expected = np.outer(table.sum(1), table.sum(0)) / table.sum()
+    chi2 = float(((table - expected) ** 2 / expected).sum())
+    assert chi2 < 52.6  # p = 0.001
 
 
 def test_a_noisy_name_is_its_row_with_noise():
@@ -260,6 +284,10 @@ def test_a_noisy_name_is_its_row_with_noise():
     assert preset("kp300_n2") == tuple(row.replace(noise=2) for row in PRESETS["kp300"])
     assert preset("default_n3") == tuple(row.replace(noise=3) for row in PRESETS["default"])
     assert weight_rows("kp300_n2")[:, SK.W_NOISE].tolist() == [2] * 6
+    # _sS: the same noise drawn with seed S
+    assert preset("kp300_n3_s2") == tuple(row.replace(noise=3, seed=2) for row in PRESETS["kp300"])
+    assert preset("beam_1500_n5_s9999") == PRESETS["beam_1500"].replace(noise=5, seed=9999)
+    assert weight_rows("kp300_n3_s2")[:, SK.W_SEED].tolist() == [2] * 6
     for bad in (
         "default_n",
         "kp300_n0",
@@ -269,6 +297,13 @@ def test_a_noisy_name_is_its_row_with_noise():
         "beam_1500_n05",
         "nothing_n4",
         "BEAM_1500_n5",
+        "beam_1500_s2",
+        "beam_1500_n5_s0",
+        "beam_1500_n5_s10000",
+        "beam_1500_n5_s",
+        "beam_1500_n5_s02",
+        "beam_1500_n5_s2_s3",
+        "beam_1500_s2_n5",
     ):
         assert not is_preset(bad), bad
         with pytest.raises(ValueError, match="_n1 .. _n9999"):
@@ -291,3 +326,11 @@ def test_a_noisy_beam_is_another_beam_and_its_wins_replay():
         verify_win("SP1-S2C-AAAAAAD", once.line)
         lines.add(once.line)
     assert len(lines | {plain.line}) == 3  # each noise another beam, another line
+    seeded = solve("SP1-S2C-AAAAAAD", nodes=300_000, weights="beam_300_n7_s1")
+    assert seeded.verdict == "won"
+    verify_win("SP1-S2C-AAAAAAD", seeded.line)
+    zero = solve(
+        "SP1-S2C-AAAAAAD", nodes=300_000, weights=PRESETS["beam_300"].replace(noise=7, seed=0)
+    )
+    assert zero == once  # seed 0 is the noise alone
+    assert seeded.line not in lines | {plain.line}  # another seed, another beam

@@ -217,6 +217,8 @@ def test_unknown_says_how_to_go_further():
         ("kp300", "kp300_n1"),
         ("kp300_n9", "kp300_n10"),
         ("kp300_n9999", "kp300_n1"),  # a name preset takes, always
+        ("kp300_n3_s1", "kp300_n3_s2"),  # with a seed: the same noise, the next seed
+        ("beam_1500_n40_s9999", "beam_1500_n40_s1"),
     ):
         result = _run(["solve", "SP1-S4C-AAAAAAA", "--nodes", "10", "--search", search])
         assert (

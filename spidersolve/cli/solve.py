@@ -190,6 +190,10 @@ def _further_searches(search: str) -> str:
             "kp300_n1 .. _n9, beam_1500_n1 .. _n9), "
         )
     noisy = NOISY.fullmatch(search)
+    if noisy and noisy["seed"]:  # the same noise drawn with the next seed
+        seed = int(noisy["seed"])
+        other = seed + 1 if seed < NOISE_MAX else 1
+        return f"the same search with other noise (--search {noisy['base']}_n{noisy['noise']}_s{other}), "
     base, noise = (noisy["base"], int(noisy["noise"])) if noisy else (search, 0)
     other = noise + 1 if noise < NOISE_MAX else 1  # past the last noise, back to the first
     return f"the same search with other noise (--search {base}_n{other}), "

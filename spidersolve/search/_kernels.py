@@ -48,6 +48,7 @@ from ._terms import (
     N_WEIGHTS,
     W_FACE_DOWN,
     W_NOISE,
+    W_SEED,
     column_terms_into,
     features,
     first_empty_column,
@@ -280,7 +281,7 @@ def _expand(
                 if sizes[h] >= heaps[h].shape[0]:
                     heaps[h] = grow(heaps[h])
                 if noisy:
-                    score += hash_noise(ent_lo[n_entries], weights[k, W_NOISE])
+                    score += hash_noise(ent_lo[n_entries], weights[k, W_NOISE], weights[k, W_SEED])
                 priority = entry_priority(weights[k], widths[k], score, spare, depth)
                 sizes[h] = heap_push(heaps[h], sizes[h], heap_key(priority, n_entries))
             n_entries += 1

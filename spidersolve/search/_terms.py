@@ -4,7 +4,7 @@ A position's value, for one row of weights, is ``weights . terms``; lower is
 better. ``terms[W_...]`` holds each term signed so (bonuses negative). Two
 entries of a row are not terms of a position: ``W_DEPTH`` and ``W_SPARE``
 weigh the path (the search adds them to the priority), and ``W_WIDTH`` is a
-setting of the row (> 0 makes it a beam). ``heuristic.Weights`` names them.
+setting of the row (> 0 makes it a beam), as are ``W_NOISE`` and ``W_SEED``. ``heuristic.Weights`` names them.
 
 Each column adds its own share (``column_terms``), so a move's child costs
 only the two columns the move touched.
@@ -26,7 +26,8 @@ W_BURIED = 6
 W_SPARE = 7  # the path: the last action was a spare one (is_spare, splits_run)
 W_WIDTH = 8  # not a term: > 0 makes the row a beam of that width
 W_NOISE = 9  # not a term: > 0 adds to a position's value a number 0..noise drawn from its hash
-N_WEIGHTS = 10
+W_SEED = 10  # not a term: with noise, another draw of it for each seed (0: the first)
+N_WEIGHTS = 11
 
 # column_terms(board, c)[COL_...]: one column's share of the terms
 COL_FACE_DOWN = 0
@@ -171,7 +172,7 @@ def value_of(weights, terms):
     """``weights . terms``: the value of a position whose ``features`` are ``terms``.
 
     Only the position's terms: ``features`` leaves the others (depth, spare,
-    width, noise) 0, so they are not summed.
+    width, noise, seed) 0, so they are not summed.
     """
     return (
         weights[W_FACE_DOWN] * terms[W_FACE_DOWN]
@@ -239,13 +240,16 @@ def is_spare(board, action, first_empty):
 
 
 @njit(**JIT)
-def hash_noise(lo, noise):
-    """A number 0..noise drawn from a position's hash ``lo``, one draw per ``noise``.
+def hash_noise(lo, noise, seed):
+    """A number 0..noise drawn from a position's hash ``lo``, one draw per ``noise`` and ``seed``.
 
-    It breaks ties and near ties another way for each ``noise`` (``W_NOISE``),
-    so rows that differ in it alone are different beams; 0 for ``noise`` 0.
+    It breaks ties and near ties another way for each ``noise`` (``W_NOISE``)
+    and, at the same noise, for each ``seed`` (``W_SEED``), so rows that
+    differ in them alone are different beams; 0 for ``noise`` 0. Seed 0
+    draws as the noise alone did before seeds were added.
     """
     if noise <= 0:
         return 0
-    h = (lo ^ np.uint64(noise) * np.uint64(0xD6E8FEB86659FD93)) * np.uint64(0x9E3779B97F4A7C15)
+    key = np.uint64(noise) + (np.uint64(seed) << np.uint64(32))
+    h = (lo ^ key * np.uint64(0xD6E8FEB86659FD93)) * np.uint64(0x9E3779B97F4A7C15)
     return np.int64((h >> np.uint64(33)) % np.uint64(noise + 1))

@@ -19,7 +19,10 @@ by depth, then value, at most ``width`` per depth and number of deals left.
 ``noise``, not a term either, adds to each position's value a number
 0..noise drawn from the position's hash (``_terms.hash_noise``): a row that
 differs from another in its noise alone keeps other near ties, so as a beam
-it goes another way (``preset("beam_1500_n5")``).
+it goes another way (``preset("beam_1500_n5")``). ``seed`` draws the same
+noise another way: ``kp300_n3_s2`` is as random as ``kp300_n3`` (seed 0),
+not more, and another search (larger noises are searches further from the
+heuristic: docs/tuning.md).
 
 The search alternates between several rows (``DEFAULT_WEIGHTS``: four
 best-first rows and two beams), one frontier heap per row and number of
@@ -47,7 +50,7 @@ class Weights(NamedTuple):
 
     >>> w = Weights(face_down=3, breaks=3)
     >>> w.face_down, w.width, len(w)
-    (3, 0, 10)
+    (3, 0, 11)
     >>> Weights(breaks=5).replace(width=40).width
     40
     """
@@ -62,6 +65,7 @@ class Weights(NamedTuple):
     spare: int = 0
     width: int = 0
     noise: int = 0
+    seed: int = 0
 
     def replace(self, **terms) -> Weights:
         """These weights with the terms named changed."""
@@ -80,6 +84,7 @@ TERMS = {
     "spare": K.W_SPARE,
     "width": K.W_WIDTH,
     "noise": K.W_NOISE,
+    "seed": K.W_SEED,
 }
 assert tuple(TERMS) == Weights._fields and list(TERMS.values()) == list(range(K.N_WEIGHTS))
 
@@ -154,33 +159,40 @@ PRESETS = {
 }
 
 
-# a preset's name, "_n" and a number 1..NOISE_MAX: every row of it with that noise
+# a preset's name, "_n" and a number 1..NOISE_MAX: every row of it with that noise;
+# then optionally "_s" and a number 1..NOISE_MAX: that noise drawn with that seed
 NOISE_MAX = 9999
-NOISY = re.compile(rf"(?P<base>[a-z0-9_]+?)_n(?P<noise>[1-9][0-9]{{0,{len(str(NOISE_MAX)) - 1}}})")
+_NUMBER = rf"[1-9][0-9]{{0,{len(str(NOISE_MAX)) - 1}}}"
+NOISY = re.compile(rf"(?P<base>[a-z0-9_]+?)_n(?P<noise>{_NUMBER})(?:_s(?P<seed>{_NUMBER}))?")
 
 
 def preset(name: str):
     """The weights a configuration's name stands for: a name of ``PRESETS``, or
-    such a name with ``_nN`` after it, every row of it with noise N.
+    such a name with ``_nN`` after it, every row of it with noise N, or with
+    ``_nN_sS``, that noise drawn with seed S.
 
     ``beam_1500_n5`` is ``beam_1500`` with noise 5: another beam 1,500 wide,
     one of many (``batch --retry 3e6@beam_1500_n1,3e6@beam_1500_n2``);
-    ``kp300_n5`` is the six rows of ``kp300``, each with noise 5.
+    ``kp300_n5`` is the six rows of ``kp300``, each with noise 5;
+    ``kp300_n5_s2`` the same noise, drawn another way.
     Raises ValueError naming the names for anything else.
 
     >>> preset("beam_1500_n5") == BEAM_1500.replace(noise=5)
     True
     >>> [row.noise for row in preset("kp300_n5")]
     [5, 5, 5, 5, 5, 5]
+    >>> preset("beam_1500_n5_s2") == BEAM_1500.replace(noise=5, seed=2)
+    True
     """
     if name in PRESETS:
         return PRESETS[name]
     noisy = NOISY.fullmatch(name)
     if noisy and noisy["base"] in PRESETS:
-        base, noise = PRESETS[noisy["base"]], int(noisy["noise"])
+        base = PRESETS[noisy["base"]]
+        noise, seed = int(noisy["noise"]), int(noisy["seed"] or 0)
         if isinstance(base, Weights):
-            return base.replace(noise=noise)
-        return tuple(row.replace(noise=noise) for row in base)
+            return base.replace(noise=noise, seed=seed)
+        return tuple(row.replace(noise=noise, seed=seed) for row in base)
     raise ValueError(f"no configuration named {name!r}; the names are {names_text()}")
 
 
@@ -188,7 +200,8 @@ def names_text() -> str:
     """The names ``preset`` takes, as messages and help say them."""
     return (
         f"{', '.join(PRESETS)}, or any of them with _n1 .. _n{NOISE_MAX} after it "
-        "(every row with that noise: beam_1500_n5, kp300_n5)"
+        "(every row with that noise: beam_1500_n5, kp300_n5), and then perhaps "
+        f"_s1 .. _s{NOISE_MAX} (that noise drawn another way: kp300_n5_s2)"
     )
 
 
