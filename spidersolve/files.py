@@ -5,7 +5,10 @@ plots, the HTML solution page, a saved game) is written to a temporary file
 in the same folder, flushed and synced, then renamed over its final name
 with ``os.replace``. On any error (a full disk, Ctrl-C, a bug) the temporary
 file is removed and the old file, if any, is left as it was. Temporary files
-are named ``.NAME.RANDOM.tmp``.
+are named ``.NAME.RANDOM.tmp``. A symbolic link is written through (its
+target is replaced, the link kept); a path that is there but is not a
+regular file (a folder, a device such as ``/dev/full``, a FIFO) is refused,
+never replaced.
 
 ``write_atomic`` is the one writer; ``write_text_atomic`` writes a text a
 person asked for and turns an ``OSError`` into a one-line ``SpiderError``.
@@ -19,12 +22,14 @@ b'hello'
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from .errors import SpiderError
+from .errors import SpiderError, shown
 
 # read once: os.umask can only be read by setting it, which is not thread-safe
 _UMASK = os.umask(0)
@@ -41,8 +46,18 @@ def write_atomic(path, write: Callable, text: bool = False) -> None:
 
     ``text``: the handle is a UTF-8 text file (newlines untranslated);
     otherwise it is binary. The file is created with mode 0644 less the umask.
+    Raises ``OSError`` (strerror "not a regular file") for a path that is
+    there and is not a regular file, before anything is written.
     """
-    path = Path(path)
+    path = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    except NotADirectoryError:
+        mode = None  # the temporary file below fails with the reason
+    if mode is not None and not stat.S_ISREG(mode):
+        raise OSError(errno.EEXIST, "not a regular file", str(path))
     folder = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=temp_prefix(path), suffix=".tmp", dir=folder)
     try:
@@ -63,6 +78,46 @@ def write_atomic(path, write: Callable, text: bool = False) -> None:
             pass
         raise
     sync_dir(folder)
+
+
+def output_problem(path: str, folder: bool = False) -> str | None:
+    """Why ``path`` cannot be written (a file, or with ``folder`` a folder to
+    make or fill), or None when nothing stands in the way yet.
+
+    Checked before any work, so a command refuses at once, not after a long
+    run or with half its output printed.
+
+    >>> output_problem("")
+    'an empty name'
+    >>> output_problem("/no/such/folder/x.png")
+    "cannot write '/no/such/folder/x.png': no such folder '/no/such/folder'"
+    """
+    if not path:
+        return "an empty name"
+    target = Path(path)
+    try:
+        mode = os.stat(target).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        mode = None
+    except OSError as err:
+        return f"cannot write '{shown(path)}': {err.strerror or err}"
+    if mode is not None:
+        if folder and not stat.S_ISDIR(mode):
+            return f"'{shown(path)}' is there and is not a folder"
+        if not folder and stat.S_ISDIR(mode):
+            return f"'{shown(path)}' is a folder, not a file"
+        if not folder and not stat.S_ISREG(mode):
+            return f"'{shown(path)}' is not a regular file"
+        return None
+    above = Path(os.path.realpath(target)).parent if os.path.islink(target) else target.parent
+    if folder:  # made with its parents: the nearest one there must be a folder
+        while not os.path.lexists(above) and above != above.parent:
+            above = above.parent
+    elif not os.path.lexists(above):
+        return f"cannot write '{shown(path)}': no such folder '{shown(str(above))}'"
+    if not os.path.isdir(above):
+        return f"cannot write '{shown(path)}': '{shown(str(above))}' is not a folder"
+    return None
 
 
 def write_text_atomic(path, text: str) -> Path:

@@ -526,7 +526,7 @@ def test_plots_keep_the_old_files_when_writing_fails_bug(tmp_path, monkeypatch):
     monkeypatch.setattr(Figure, "savefig", disk_full)
     result = run("stats", str(out), "--plot", str(target))
     assert result.exit_code == 2  # the table is printed first, then the error
-    assert result.stderr == "error: [Errno 28] No space left on device\n"
+    assert result.stderr == f"error: cannot write '{target}': No space left on device\n"
     assert target.read_bytes() == b"old png"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["res", "w.png"]
 
@@ -1218,7 +1218,10 @@ def test_honest_rows_pass_the_row_checks(tmp_path):
         ({"first_action": "8>7x2"}, "first_action"),
         ({"samples": 0}, "samples 0"),
         ({"player": "robot"}, "player 'robot'"),
-        ({"cpu_seconds": -1.5}, "cpu_seconds -1.5 is negative"),
+        ({"cpu_seconds": -1.5}, "cpu_seconds -1.5 is not a time"),
+        ({"cpu_seconds": float("inf")}, "cpu_seconds inf is not a time"),
+        ({"seconds": float("inf")}, "seconds inf is not a time"),
+        ({"seconds": -2.0}, "seconds -2.0 is not a time"),
     ],
 )
 def test_bad_honest_rows_are_one_error_line_naming_the_row(tmp_path, change, fragment):
@@ -1336,3 +1339,64 @@ def test_the_checksum_error_is_the_one_docs_robustness_shows(tmp_path, monkeypat
     line = result.output.strip().splitlines()[-1]
     assert line.startswith("error: results file 'res/results.parquet' is damaged")
     assert line in shown
+
+
+# -- files a command writes: refused at once when they cannot be written ------
+
+
+def _special_paths(tmp_path):
+    """A folder, a FIFO and a device: paths that are there and are not regular files."""
+    fifo = tmp_path / "fifo.html"
+    os.mkfifo(fifo)
+    return [str(tmp_path), str(fifo), "/dev/null"]
+
+
+def test_a_page_is_never_written_over_a_folder_a_fifo_or_a_device(tmp_path):
+    import stat
+
+    for path in _special_paths(tmp_path):
+        before = os.stat(path).st_mode
+        assert_error(run("solve", "SP1-S1C-AAAAAAD", "--nodes", "2000", "--html", path), path)
+        assert os.stat(path).st_mode == before  # the same kind of thing, not replaced
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+def test_a_page_is_written_through_a_symbolic_link(tmp_path):
+    target = tmp_path / "page.html"
+    target.write_text("old")
+    link = tmp_path / "link.html"
+    link.symlink_to(target)
+    result = run("solve", "SP1-S1C-AAAAAAD", "--nodes", "2000", "--html", str(link))
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink() and "<html" in target.read_text().lower()
+
+
+@pytest.mark.parametrize(
+    "args,fragment",
+    [
+        (["solve", "SP1-S1C-AAAAAAD", "--html", ""], "--html: an empty name"),
+        (["solve", "SP1-S1C-AAAAAAD", "--html", "{tmp}/no/page.html"], "no such folder"),
+        (["show", "SP1-S1C-AAAAAAD", "--html", ""], "--html: an empty name"),
+        (["stats", "{tmp}", "--plot", ""], "--plot: an empty name"),
+        (["stats", "{tmp}", "--plot", "{tmp}/no/x.png"], "no such folder '{tmp}/no'"),
+        (["hints", "{tmp}", "--out", "{tmp}/no/h.csv"], "no such folder"),
+        (["batch", "--deals", "0:1", "--out", ""], "--out: an empty name"),
+        (["batch", "--deals", "0:1", "--out", "{tmp}/afile/sub"], "'{tmp}/afile' is not a folder"),
+        (["batch", "--deals", "0:1", "--out", "{tmp}/afile"], "is there and is not a folder"),
+        (["batch", "--deals", "0:1", "--out", "{tmp}/r", "--scheduler", ""], "--scheduler"),
+        (["solve", ""], "an empty name is not a game code"),
+        (["solve", "/dev/null"], "'/dev/null' is not a regular file"),
+    ],
+)
+def test_an_output_that_cannot_be_written_is_refused_before_any_work(tmp_path, args, fragment):
+    (tmp_path / "afile").write_text("x")
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    before = sorted(os.listdir(tmp_path))
+    assert_error(run(*args), fragment.replace("{tmp}", str(tmp_path)))
+    assert sorted(os.listdir(tmp_path)) == before  # nothing written, nothing half-written
+
+
+def test_stats_with_a_plot_it_cannot_write_prints_no_table_first(tmp_path):
+    small_batch(tmp_path / "r", "0:2")
+    result = run("stats", str(tmp_path / "r"), "--plot", str(tmp_path / "nodir" / "x.png"))
+    assert_error(result, "--plot", "nodir")

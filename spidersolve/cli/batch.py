@@ -26,6 +26,7 @@ from ..stats.batch import retry_plan, run_batch
 from ..stats.plan import Rung, plan, retry_budgets, settings
 from ..stats.schema import DEFAULT_SEARCH
 from .options import (
+    OutputPath,
     announce_compile,
     memory_option,
     node_count,
@@ -142,7 +143,7 @@ def worker_count(
     "--out",
     default="results",
     show_default=True,
-    type=click.Path(file_okay=False),
+    type=OutputPath(folder=True),
     help="Results directory (created; a rerun skips deals already done).",
 )
 @click.option(
@@ -251,6 +252,8 @@ def batch(
     if player == "honest":
         search_nodes = max(limit or max(HONEST_NODES[s] for s in suit_list), KNOWN_NODES)
     option = "--retry" if rungs else "--nodes"
+    if scheduler is not None and not scheduler.strip():
+        raise SpiderError("--scheduler: an empty address")
     if scheduler:
         if memory is not None:  # the cluster's workers: only a cap given here
             check_memory(search_nodes, memory, option=option, search_memory=search_memory)

@@ -23,12 +23,39 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print one JS
 words_option = click.option(
     "--words", is_flag=True, help='Say it in plain words (with --json: a "words" key too).'
 )
+
+
+class OutputPath(click.ParamType):
+    """A click type for a file (or, with ``folder``, a folder) a command will
+    write: refused at once, with one line, when it cannot be (``files.output_problem``).
+
+    ``dash``: ``-`` is standard output.
+    """
+
+    def __init__(self, folder: bool = False, dash: bool = False):
+        self.folder = folder
+        self.dash = dash
+        self.name = "DIR" if folder else "FILE"
+
+    def convert(self, value, param, ctx):
+        from ..files import output_problem
+
+        option = param.opts[0] if param is not None and param.opts else "--out"
+        text = str(value)
+        if self.dash and text == "-":
+            return text
+        problem = output_problem(text, folder=self.folder)
+        if problem:
+            raise SpiderError(f"{option}: {problem}")
+        return text
+
+
 html_option = click.option(
     "--html",
     "html_path",
     default=None,
     metavar="FILE",
-    type=click.Path(dir_okay=False),
+    type=OutputPath(),
     help="Write a solution page (one HTML file, no network) to FILE.",
 )
 no_color_option = click.option(

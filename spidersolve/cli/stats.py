@@ -8,14 +8,14 @@ import sys
 import click
 
 from ..board import plural
-from ..errors import SpiderError
-from ..files import write_atomic
+from ..errors import SpiderError, shown
+from ..files import output_problem, write_atomic
 from ..stats.hint_table import hints_frame
 from ..stats.honest import honest_render, honest_summary, split_players
 from ..stats.store import load_results, load_results_and_runs
 from ..stats.text import plain
 from ..stats.winrates import DEFAULT_BY, render, settled, stats_flat, stats_json
-from .options import NodeCount, check_search_memory, parse_budgets, parse_by
+from .options import NodeCount, OutputPath, check_search_memory, parse_budgets, parse_by
 
 results_argument = click.argument("results", metavar="RESULTS")
 
@@ -49,7 +49,7 @@ results_argument = click.argument("results", metavar="RESULTS")
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV: one line per group.")
 @click.option(
     "--plot",
-    type=click.Path(dir_okay=False),
+    type=OutputPath(),
     default=None,
     metavar="FILE.png",
     help="Draw win rate against node budget to FILE.png and the nodes per won "
@@ -70,9 +70,12 @@ def stats(results, by, budgets, as_json, as_csv, plot):
     keys = parse_by(by)
     budget_list = parse_budgets(budgets)
     if plot:
-        from ..stats.plots import plot_format
+        from ..stats.plots import nodes_path, plot_format
 
         plot_format(plot)  # a bad extension is an error before anything is printed
+        problem = output_problem(str(nodes_path(plot)))  # the second figure's file
+        if problem:
+            raise SpiderError(f"--plot: {problem}")
     everything, runs = load_results_and_runs(results)
     from ..stats.batch import missing_count
 
@@ -133,7 +136,7 @@ def stats(results, by, budgets, as_json, as_csv, plot):
     "--out",
     default="-",
     show_default=True,
-    type=click.Path(dir_okay=False, allow_dash=True),
+    type=OutputPath(dash=True),
     help="CSV file to write ('-' for standard output).",
 )
 @click.option(
@@ -157,7 +160,10 @@ def hints(results, out, suggest_nodes):
     if out == "-":
         frame.to_csv(sys.stdout, index=False)
         return
-    write_atomic(out, lambda handle: frame.to_csv(handle, index=False), text=True)
+    try:
+        write_atomic(out, lambda handle: frame.to_csv(handle, index=False), text=True)
+    except OSError as err:
+        raise SpiderError(f"cannot write '{shown(out)}': {err.strerror or err}") from None
     click.echo(f"{plural(len(frame), 'hint')} ({int(frame['proven'].sum())} proven) -> {out}")
 
 

@@ -33,13 +33,16 @@ def read_stdin() -> str:
 
 
 def _kind(source: str) -> str:
-    """``file``, ``dir`` or ``none`` (also for a name the system cannot look up)."""
+    """``file``, ``dir``, ``other`` (a device, a pipe) or ``none`` (also for a
+    name the system cannot look up)."""
     try:
         path = Path(source)
         if path.is_file():
             return "file"
         if path.is_dir():
             return "dir"
+        if path.exists():
+            return "other"
     except (OSError, ValueError):  # a name too long, a NUL byte
         pass
     return "none"
@@ -75,6 +78,8 @@ def load_source(source: str) -> tuple[Position, str]:
     'pysol:4:14934'
     """
     text = source.strip(" \t\r\n")
+    if not text:
+        raise SpiderError(f"an empty name is not {WHAT}")
     if text == "-":
         return Position.from_text(read_stdin()), "-"
     if ascii_lower(text).startswith("pysol:"):
@@ -94,6 +99,11 @@ def load_source(source: str) -> tuple[Position, str]:
             raise SpiderError(f"{shown(source)}: {err}") from None
     if kind == "dir":
         raise SpiderError(f"'{shown(source)}' is a directory, not {WHAT}")
+    if kind == "other":
+        raise SpiderError(
+            f"'{shown(source)}' is not a regular file (a device or a pipe: give - to read "
+            f"standard input), not {WHAT}"
+        )
     if ascii_upper(text).startswith("SP") and len(text) <= 64:
         code = GameCode.parse(text)
         return code.position(), code.text()

@@ -245,6 +245,9 @@ def save_plots(frame: pd.DataFrame, path, by=PLOT_BY) -> list[Path]:
         (winrate_figure(frame, by), path),
         (nodes_figure(frame, by), nodes_path(path)),
     ):
-        write_atomic(target, lambda handle, fig=fig: fig.savefig(handle, dpi=110, format=fmt))
+        try:
+            write_atomic(target, lambda handle, fig=fig: fig.savefig(handle, dpi=110, format=fmt))
+        except OSError as err:
+            raise SpiderError(f"cannot write '{target}': {err.strerror or err}") from None
         out.append(target)
     return out

@@ -116,7 +116,10 @@ def row_problem(frame: pd.DataFrame) -> str | None:
         # an honest game's nodes add up all its searches, each within the limit
         wrong |= solver & (full["nodes"] > full["node_limit"])
         wrong |= solver & ((full["samples"] != 0) | (full["seed"] != 0))
-        wrong |= (full["cpu_seconds"].astype("float64") < 0).to_numpy()
+        seconds = full["seconds"].astype("float64")
+        cpu = full["cpu_seconds"].astype("float64")  # empty in rows from before the column
+        wrong |= ~np.isfinite(seconds) | (seconds < 0)
+        wrong |= (np.isinf(cpu) | (cpu < 0)).to_numpy()
         wrong |= ~full["search"].map(_search_name_ok).astype(bool)
         wrong |= honest & (full["search"] != DEFAULT_SEARCH)
         wrong |= honest & ~full["verdict"].isin(HONEST_VERDICTS)
@@ -176,8 +179,10 @@ def _row_problem(row: dict) -> str | None:
         or (not honest and row["nodes"] > row["node_limit"])
     ):
         return f"nodes {row['nodes']} is not within the limit {row['node_limit']}"
-    if not pd.isna(row["cpu_seconds"]) and row["cpu_seconds"] < 0:
-        return f"cpu_seconds {row['cpu_seconds']} is negative"
+    if not (np.isfinite(row["seconds"]) and row["seconds"] >= 0):
+        return f"seconds {row['seconds']} is not a time (a finite number at least 0)"
+    if not pd.isna(row["cpu_seconds"]) and not 0 <= row["cpu_seconds"] < np.inf:
+        return f"cpu_seconds {row['cpu_seconds']} is not a time (a finite number at least 0)"
     if not honest and (row["samples"] != 0 or row["seed"] != 0):
         return (
             f"a solver row has samples {row['samples']} and seed {row['seed']} (0 and 0 "
