@@ -15,22 +15,22 @@ Action.parse('9>10')
 __version__ = "0.1.0"
 
 from .errors import SpiderError
-from .state import (
-    DEAL,
-    Action,
-    Game,
-    GameCode,
-    IllegalAction,
-    Position,
-    PysolDeal,
-    legal_actions,
-    load_source,
-    replay,
-)
 from .verdict import HintStatus, Verdict
 
-# Loaded on first use (module ``__getattr__``): each needs numba and the search kernels.
+# Loaded on first use (module ``__getattr__``): the rules need numpy, and the
+# search numba and its kernels, so ``spidersolve`` (the command line) can
+# start, and catch Ctrl-C, before either is loaded.
 _LAZY = {
+    "DEAL": "state",
+    "Action": "state",
+    "Game": "state",
+    "GameCode": "state",
+    "IllegalAction": "state",
+    "Position": "state",
+    "PysolDeal": "state",
+    "legal_actions": "state",
+    "load_source": "state",
+    "replay": "state",
     "solve": "search",
     "hint": "search",
     "SolveResult": "search",

@@ -42,3 +42,12 @@ def shown(text: str, limit: int = 80) -> str:
         else:
             out.append(f"\\u{ord(ch):04x}" if ord(ch) < 0x10000 else f"\\U{ord(ch):08x}")
     return "".join(out)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill``): the command line raises it to stop as Ctrl-C does (status 143).
+
+    A ``KeyboardInterrupt``, so every kernel and pool stops on it as on Ctrl-C.
+    Defined here, with no import, so that the command line can catch it
+    before numpy is loaded (``spidersolve.interrupt`` names it too).
+    """

@@ -29,12 +29,8 @@ import threading
 
 import numpy as np
 
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM (``kill``): the command line raises it to stop as Ctrl-C does (status 143).
-
-    A ``KeyboardInterrupt``, so every kernel and pool stops on it as on Ctrl-C.
-    """
+# defined in errors, which imports nothing: the command line catches it before numpy loads
+from .errors import Terminated as Terminated
 
 
 def new_flag() -> np.ndarray:

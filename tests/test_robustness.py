@@ -95,6 +95,15 @@ def test_sigterm_stops_a_long_search_as_ctrl_c_does(command):
     assert seconds < 3
 
 
+@pytest.mark.parametrize("sig,line", [(signal.SIGINT, "interrupted"), (signal.SIGTERM, "terminated")])
+@pytest.mark.parametrize("wait", [0.4, 0.7])
+def test_a_signal_while_the_command_starts_is_one_line_too(sig, line, wait):
+    """Early, while numpy and the kernels load: no traceback, no silent death."""
+    status, err, seconds = interrupt(["solve"] + LONG, wait=wait, sig=sig)
+    assert (status, err) == (128 + sig, f"error: {line}\n")
+    assert seconds < 3
+
+
 def test_sigterm_ends_a_game_in_play_with_its_own_status():
     """Ctrl-C ends a game of ``play`` quietly (status 0); ``kill`` says it was killed."""
     proc = subprocess.Popen(

@@ -13,8 +13,7 @@ import threading
 import click
 
 from .. import __version__
-from ..errors import SpiderError, shown
-from ..interrupt import Terminated
+from ..errors import SpiderError, Terminated, shown
 
 # click >= 8.2 raises this for a bare ``spidersolve``: show the help, not an error line.
 _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
