@@ -227,9 +227,9 @@ def weight_rows(weights=None) -> np.ndarray:
     of ``N_WEIGHTS`` ints is taken as it is.
 
     >>> weight_rows("plain").tolist()
-    [[3, 3, 2, 4, 30, 1, 0, 3, 0, 0]]
+    [[3, 3, 2, 4, 30, 1, 0, 3, 0, 0, 0]]
     >>> weight_rows(["plain", {"breaks": 5, "width": 40}]).shape
-    (2, 10)
+    (2, 11)
     """
     if weights is None:
         weights = DEFAULT_WEIGHTS
