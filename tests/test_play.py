@@ -767,3 +767,11 @@ def test_a_game_resumed_from_a_code_can_be_undone_and_restarted_past_the_save(tm
     result = run_cli([str(path)], ["undo", "restart", "redo", "redo", "redo", "quit"])
     assert "redid 8>7x2: " in result.output and "refused: nothing to redo" in result.output
     assert result.output.splitlines()[-1] == "line: 1>8 8>7x2"
+
+
+def test_cancel_with_nothing_to_cancel_says_so():
+    from spidersolve.play.session import PlaySession
+    from spidersolve.state import Game, GameCode
+
+    session = PlaySession(Game.start(GameCode.parse("SP1-S1C-AAAAAAD").position()))
+    assert session.handle("cancel").startswith("refused: nothing to cancel")

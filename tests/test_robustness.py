@@ -95,7 +95,9 @@ def test_sigterm_stops_a_long_search_as_ctrl_c_does(command):
     assert seconds < 3
 
 
-@pytest.mark.parametrize("sig,line", [(signal.SIGINT, "interrupted"), (signal.SIGTERM, "terminated")])
+@pytest.mark.parametrize(
+    "sig,line", [(signal.SIGINT, "interrupted"), (signal.SIGTERM, "terminated")]
+)
 @pytest.mark.parametrize("wait", [0.4, 0.7])
 def test_a_signal_while_the_command_starts_is_one_line_too(sig, line, wait):
     """Early, while numpy and the kernels load: no traceback, no silent death."""
@@ -1409,3 +1411,54 @@ def test_stats_with_a_plot_it_cannot_write_prints_no_table_first(tmp_path):
     small_batch(tmp_path / "r", "0:2")
     result = run("stats", str(tmp_path / "r"), "--plot", str(tmp_path / "nodir" / "x.png"))
     assert_error(result, "--plot", "nodir")
+
+
+@pytest.mark.parametrize(
+    "nodes", ["1,00", ",1000", "1__000", "1,000_000", "\u0663\u0660\u0660\u0660", "+5"]
+)
+def test_a_node_count_written_loosely_is_an_error_not_a_guess(nodes):
+    line = assert_error(run("solve", "SP1-S1C-AAAAAAD", "--nodes", nodes), "is not a node count")
+    assert "\u0663" not in line  # shown as its escape
+
+
+def test_a_huge_node_count_is_cut_in_its_message():
+    line = assert_error(run("solve", "SP1-S1C-AAAAAAD", "--nodes", "9" * 5000), "5,000 characters")
+    assert len(line) < 200
+
+
+@pytest.mark.parametrize(
+    "number,fragment",
+    [
+        ("9" * 31, "must be 1 .. 10^20 - 1"),
+        ("ms" + "1" * 5000, "5,010 characters"),
+        ("0", "not 0"),
+    ],
+)
+def test_pysol_numbers_out_of_range_say_so_briefly(number, fragment):
+    line = assert_error(run("solve", f"pysol:4:{number}", "--nodes", "10"), fragment)
+    assert len(line) < 250
+
+
+def test_pysol_numbers_with_leading_zeros_are_the_same_game():
+    from spidersolve.state import PysolDeal
+
+    assert PysolDeal.parse("pysol:4:0005") == PysolDeal.parse("pysol:4:5")
+    assert PysolDeal.parse("pysol:4:" + "0" * 40 + "5").text() == "pysol:4:5"
+    assert PysolDeal.parse("pysol:1:ms007").text() == "pysol:1:ms7"
+
+
+def test_an_empty_retry_rung_is_an_error(tmp_path):
+    out = str(tmp_path / "r")
+    args = ["batch", "--suits", "1", "--deals", "0:1", "--nodes", "100", "--workers", "1"]
+    assert_error(run(*args, "--out", out, "--retry", "3000,,4000"), "an empty rung")
+    assert not os.path.exists(out)
+
+
+def test_autoplay_honest_on_unknown_cards_says_why(tmp_path):
+    from spidersolve.state import GameCode
+    from spidersolve.state.visible import visible_of
+
+    visible = visible_of(GameCode.parse("SP1-S1C-AAAAAAD").position())
+    path = tmp_path / "v.txt"
+    path.write_text(visible.to_text())
+    assert_error(run("autoplay", str(path), "--honest"), "an honest game is played on the whole")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..errors import SpiderError
 from ..search import DEFAULT_NODES
 from ..search.memory import NODE_COST_TEXT
 from .options import (
@@ -54,6 +55,12 @@ def autoplay_command(source, after, honest, samples, seed, nodes, memory, as_jso
     from ..search.verify import verify_line
 
     game, _name = start_game(source, after)
+    if honest and game.position.has_unknown:
+        raise SpiderError(
+            "the position has unknown cards (??): an honest game is played on the whole "
+            "deal, which shows each card as it turns up; give the game code (with --after "
+            "LINE), or follow a game with unknown cards in play"
+        )
     needs_full_knowledge(game.position, "played to the end")
     if honest:
         from ..search.honest import HONEST_NODES, KNOWN_NODES, default_workers

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import click
 
-from ..errors import SpiderError
+from ..errors import SpiderError, shown
 from ..state import Game, Position, load_source, replay
 from ..state.codes import RULES
 
@@ -66,17 +67,35 @@ no_color_option = click.option(
 )
 
 
+# a node count as written: digits (ASCII), grouped by threes with commas or
+# underscores, or a decimal with an exponent (1e6, 1.5e6)
+_NODE_COUNT = re.compile(
+    r"[0-9]+|[0-9]{1,3}(?:,[0-9]{3})+|[0-9]{1,3}(?:_[0-9]{3})+"
+    r"|(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+)
+
+
 def node_count(text, option: str = "--nodes", low: int = 1) -> int:
-    """``1000000``, ``1_000_000``, ``1,000,000`` or ``1e6``, from ``low`` to MAX_NODES."""
+    """``1000000``, ``1_000_000``, ``1,000,000`` or ``1e6``, from ``low`` to MAX_NODES.
+
+    Groups are of three digits (``1,00`` is an error, not 100), digits ASCII.
+    """
     from ..search.solver import MAX_NODES
 
-    token = str(text).strip().replace("_", "").replace(",", "")
-    try:
-        value = float(token) if any(c in token for c in ".eE") else int(token)
-    except ValueError:
-        raise SpiderError(f"{option}: '{text}' is not a node count") from None
+    token = str(text).strip()
+    if not _NODE_COUNT.fullmatch(token):
+        raise SpiderError(
+            f"{option}: '{shown(str(text))}' is not a node count (like 1000000, 1,000,000 or 1e6)"
+        )
+    plain = token.replace("_", "").replace(",", "")
+    if any(c in plain for c in ".eE"):
+        value = float(plain)
+    else:
+        value = int(plain) if len(plain.lstrip("0")) <= 20 else math.inf
     if not math.isfinite(value) or not low <= value <= MAX_NODES or value != int(value):
-        raise SpiderError(f"{option}: '{text}' is not a whole node count from {low} to {MAX_NODES}")
+        raise SpiderError(
+            f"{option}: '{shown(str(text))}' is not a whole node count from {low} to {MAX_NODES}"
+        )
     return int(value)
 
 

@@ -201,6 +201,8 @@ class PlaySession(CardNaming):
             action, _col = self._pending
             self._pending = None
             return self._with_table(f"cancelled {action.text()}")
+        if word == "cancel":
+            return "refused: nothing to cancel (cancel takes back an action that waits for a card)"
         if word in ("help", "?", "h"):
             return HELP_TEXT
         if word in ("quit", "exit", "q"):

@@ -183,6 +183,9 @@ class PysolDeal:
         if suits not in (1, 2, 4):
             raise CodeError(f"'{shown(raw)}': suits must be 1, 2 or 4, not {suits}")
         number = m.group(2)
+        digits = re.fullmatch(r"(ms)?([0-9]+)", number)
+        if digits:  # 0005 is game 5, named pysol:S:5
+            number = (digits.group(1) or "") + (digits.group(2).lstrip("0") or "0")
         deal = cls(suits, number)
         deal._generator()  # validates the number
         return deal
@@ -201,19 +204,21 @@ class PysolDeal:
     def _generator(self):
         from pysol_cards.random import LCRandom31, MTRandom
 
-        m = re.fullmatch(r"(ms)?([0-9]{1,30})", self.number)
+        name = shown(self.text())
+        m = re.fullmatch(r"(ms)?([0-9]+)", self.number)
         if not m:
-            raise CodeError(f"'{self.text()}': game number must be digits or ms + digits")
-        n = int(m.group(2))
+            raise CodeError(f"'{name}': game number must be digits or ms + digits")
+        digits = m.group(2).lstrip("0") or "0"
+        n = int(digits) if len(digits) <= 30 else 10**30  # past every range below
         if m.group(1):
             if not 1 <= n < 2**33:
-                raise CodeError(f"'{self.text()}': ms numbers must be 1 .. 2^33 - 1")
+                raise CodeError(f"'{name}': ms numbers must be 1 .. 2^33 - 1")
             return LCRandom31(n)
         if 1 <= n < 32000:
             return LCRandom31(n)
         if 32000 <= n < 10**20:
             return MTRandom(n)
-        raise CodeError(f"'{self.text()}': game number must be 1 .. 10^20 - 1, not {n}")
+        raise CodeError(f"'{name}': game number must be 1 .. 10^20 - 1, not {shown(digits)}")
 
     def position(self) -> Position:
         """The start position of PySolFC's game with this number (its own shuffle).
