@@ -53,6 +53,7 @@ bench: $(STAMP) $(NATIVE)
 	$(BIN)/python benchmarks/solve_power.py --shorten
 	$(BIN)/python benchmarks/hint_latency.py
 	$(BIN)/python benchmarks/solve_process.py --deals 30
+	$(BIN)/python benchmarks/long_lines.py
 	$(BIN)/python benchmarks/hint_latency.py --suits 4 --deals 5
 	$(BIN)/python benchmarks/hint_latency.py --suits 4 --deals 5 --honest
 	$(BIN)/python benchmarks/winrates.py

@@ -775,3 +775,19 @@ def test_cancel_with_nothing_to_cancel_says_so():
 
     session = PlaySession(Game.start(GameCode.parse("SP1-S1C-AAAAAAD").position()))
     assert session.handle("cancel").startswith("refused: nothing to cancel")
+
+
+def test_a_long_game_keeps_its_history_and_copies_push_apart():
+    # the history is a linked list: copies share it and push apart
+    game = Game.start(Position.from_text(position_text({1: "5S", 2: ""})))
+    line = ["1>2" if i % 2 == 0 else "2>1" for i in range(2001)]
+    for action in line:
+        game.push(action)
+    other = game.copy()
+    assert other.pop().text() == "1>2" and other.moves == 2000
+    other.push("3>2")
+    assert [a.text() for a in game.history] == line and game.peek().text() == "1>2"
+    assert [a.text() for a in other.history] == line[:-1] + ["3>2"]
+    for _ in range(2001):
+        game.pop()
+    assert game.history == () and game.moves == 0 and other.moves == 2001

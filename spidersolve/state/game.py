@@ -54,7 +54,9 @@ class Game:
     position: Position
     moves: int = 0
     score: int = START_SCORE
-    # what each push replaced, oldest first: (position, moves, score, action)
+    # what each push replaced, (position, moves, score, action), newest first as
+    # a linked list: (entry, the stack below) or (), so a push is O(1) however
+    # long the game, and copies share what they have in common
     _stack: tuple = field(default=(), init=False, repr=False, compare=False)
 
     @classmethod
@@ -94,7 +96,7 @@ class Game:
         """
         action = as_action(action)
         position, removed = apply(self.position, action)
-        self._stack = self._stack + ((self.position, self.moves, self.score, action),)
+        self._stack = ((self.position, self.moves, self.score, action), self._stack)
         self.position = position
         self.moves += 1
         self.score = next_score(self.score, len(removed))
@@ -115,8 +117,7 @@ class Game:
         """
         if not self._stack:
             raise IndexError("pop from a game with no action played")
-        self.position, self.moves, self.score, action = self._stack[-1]
-        self._stack = self._stack[:-1]
+        (self.position, self.moves, self.score, action), self._stack = self._stack
         return action
 
     def peek(self) -> Action:
@@ -127,7 +128,7 @@ class Game:
         """
         if not self._stack:
             raise IndexError("peek at a game with no action played")
-        return self._stack[-1][3]
+        return self._stack[0][3]
 
     @property
     def history(self) -> tuple[Action, ...]:
@@ -140,7 +141,12 @@ class Game:
         >>> line_text(replay("SP1-S1C-AAAAAAD", "10>2 deal").history)
         '10>2 deal'
         """
-        return tuple(entry[3] for entry in self._stack)
+        actions = []
+        node = self._stack
+        while node:
+            actions.append(node[0][3])
+            node = node[1]
+        return tuple(reversed(actions))
 
     def copy(self) -> Game:
         """A game equal to this one, with the same history, that pushes apart.
