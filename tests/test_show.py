@@ -6,6 +6,7 @@ import io
 import os
 import pty
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -235,6 +236,32 @@ def test_on_a_terminal_one_key_is_one_step(no_color):
         assert "\u2660" not in first + step1 + back and "\x1b[31m" not in step1
     else:
         assert "2\u2660" in step1  # suit symbols on a colour terminal
+
+
+@pytest.mark.parametrize("sig,status", [(signal.SIGINT, 0), (signal.SIGTERM, 143)])
+def test_on_a_terminal_ctrl_c_ends_the_steps_and_kill_says_so(sig, status):
+    """Ctrl-C ends the stepping like q; SIGTERM gives its line and status, as every command."""
+    master, slave = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"} | {"TERM": "xterm"}
+    proc = subprocess.Popen(
+        [str(SPIDERSOLVE), "show", WIN["code"], "1>8 8>7x2 deal"],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        close_fds=True,
+    )
+    os.close(slave)
+    try:
+        read_until(master, "[0/3]")
+        proc.send_signal(sig)
+        assert proc.wait(timeout=30) == status
+        if status:
+            assert "error: terminated" in read_until(master, "terminated")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
 
 
 def test_counts_are_singular_for_one():

@@ -8,6 +8,7 @@ import sys
 import click
 
 from ..board import terminal_style
+from ..errors import Terminated
 from ..show import Stepper, key_name, line_steps, step_text
 from ..state import load_source
 from .options import fail, html_option, no_color_option, source_argument
@@ -79,8 +80,10 @@ def step_on_keys(stepper: Stepper) -> None:
             key = key_name(data)
             if key is not None and not stepper.press(key):
                 break
-    except KeyboardInterrupt:
-        pass
+    except KeyboardInterrupt as err:  # Ctrl-C ends the stepping like q
+        if isinstance(err, Terminated):  # kill: the terminal back (finally), then its status
+            out.write("\n")
+            raise
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
     out.write("\n")
