@@ -1233,6 +1233,9 @@ def test_honest_rows_pass_the_row_checks(tmp_path):
         ({"cpu_seconds": float("inf")}, "cpu_seconds inf is not a time"),
         ({"seconds": float("inf")}, "seconds inf is not a time"),
         ({"seconds": -2.0}, "seconds -2.0 is not a time"),
+        ({"line": "1>2 garbage", "moves": 2}, "its line has 'garbage', not an action"),
+        ({"line": "1>1 deal", "moves": 2}, "its line has '1>1', not an action"),
+        ({"line": "1>2  deal", "moves": 3}, "not actions with single spaces between"),
     ],
 )
 def test_bad_honest_rows_are_one_error_line_naming_the_row(tmp_path, change, fragment):

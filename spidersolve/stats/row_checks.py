@@ -11,10 +11,14 @@ True
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
-from ..errors import SpiderError
+from ..errors import SpiderError, shown
 from .schema import DEFAULT_SEARCH, PLAYERS, SOURCES, VERDICTS
 
 # a line from the start shorter than this never lets the score reach 0, so
@@ -84,6 +88,30 @@ def _codes(frame: pd.DataFrame) -> pd.Series:
     return sp1.where(frame["source"] != "pysol", pysol)
 
 
+# an action as text() writes it (SPEC 7): columns 1..10, a count of 2..12 cards
+_ACTION = r"(?:deal|(?:10|[1-9])>(?:10|[1-9])(?:x(?:1[0-2]|[2-9]))?)"
+_LINE = rf"^(?:{_ACTION}(?: {_ACTION})*)?$"  # empty, or actions with single spaces between
+# a column onto itself (spelled out: the regular expressions of pyarrow have no \1)
+_SELF_MOVE = "(?:^| )(?:" + "|".join(f"{c}>{c}" for c in range(1, 11)) + ")(?:x| |$)"
+
+
+def _line_in_notation(line: str) -> bool:
+    """``line`` is empty or actions in the notation, single spaces between."""
+    return re.search(_LINE, line) is not None and re.search(_SELF_MOVE, line) is None
+
+
+def _lines_in_notation(lines: pd.Series) -> pd.Series:
+    """``_line_in_notation`` of each line, in pyarrow's compiled regular
+    expressions: 0.35 s for PySolFC's 35,000 rows (29 million characters of
+    lines), where a Python match per line took 6 s."""
+    array = pa.array(lines.to_numpy(dtype=object), pa.string())
+    good = pc.and_(
+        pc.match_substring_regex(array, _LINE),
+        pc.invert(pc.match_substring_regex(array, _SELF_MOVE)),
+    )
+    return pd.Series(good.to_numpy(zero_copy_only=False), index=lines.index, dtype=bool)
+
+
 def row_problem(frame: pd.DataFrame) -> str | None:
     """What is wrong with the first bad row of ``frame``, or None (cheap checks only).
 
@@ -133,6 +161,7 @@ def row_problem(frame: pd.DataFrame) -> str | None:
         wrong |= honest & ~played
         checked = (solver & won & optional.all(axis=1)) | (honest & played)
         wrong |= checked & (moves != n_actions).fillna(True)
+        wrong |= checked & ~_lines_in_notation(line)
         first_action = full["first_action"]
         first_ok = ((line != "") & (first_action == first)) | ((line == "") & first_action.isna())
         wrong |= checked & ~first_ok
@@ -209,6 +238,11 @@ def _row_problem(row: dict) -> str | None:
         return None
     elif any(pd.isna(row[c]) for c in OPTIONAL):
         return "a won deal needs its line, first_action, moves and score"
+    if not _line_in_notation(line):
+        bad = [t for t in line.split(" ") if t and not _line_in_notation(t)]
+        if bad:
+            return f"its line has '{shown(bad[0])}', not an action (SRC>DST, SRC>DSTxN or deal)"
+        return "its line is not actions with single spaces between"
     actions = line.split(" ") if line else []
     if moves != len(actions):
         return f"moves {moves} but its line has {len(actions)} actions"
