@@ -90,7 +90,8 @@ def test_show_html_into_a_missing_folder_is_one_error_line(tmp_path):
     result = run("show", "SP1-S1C-AAAAAAD", "1>8", "--html", str(tmp_path / "no" / "x.html"))
     assert result.exit_code == 2 and result.stdout == ""
     assert len(result.stderr.splitlines()) == 1
-    assert result.stderr.startswith("error: cannot write ")
+    assert result.stderr.startswith("error: --html: cannot write ")
+    assert "no such folder" in result.stderr
 
 
 def test_solve_html_writes_the_page_of_the_winning_line(tmp_path):

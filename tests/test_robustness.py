@@ -1235,6 +1235,7 @@ def test_honest_rows_pass_the_row_checks(tmp_path):
         ({"seconds": -2.0}, "seconds -2.0 is not a time"),
         ({"line": "1>2 garbage", "moves": 2}, "its line has 'garbage', not an action"),
         ({"line": "1>1 deal", "moves": 2}, "its line has '1>1', not an action"),
+        ({"line": "1>2x14 deal", "moves": 2}, "its line has '1>2x14', not an action"),
         ({"line": "1>2  deal", "moves": 3}, "not actions with single spaces between"),
     ],
 )

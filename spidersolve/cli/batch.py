@@ -291,7 +291,8 @@ def batch(
         tasks = again
         prefix = f"retry at {rung.nodes:,} nodes{rung.with_search}: "
         # deals unknown at the rung below but won or lost at another rung
-        elsewhere = f" ({settled:,} others settled at other rungs)" if settled else ""
+        others = "other" if settled == 1 else "others"
+        elsewhere = f" ({settled:,} {others} settled at other rungs)" if settled else ""
         if not again:
             if not quiet:
                 click.echo(

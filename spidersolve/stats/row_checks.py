@@ -88,8 +88,9 @@ def _codes(frame: pd.DataFrame) -> pd.Series:
     return sp1.where(frame["source"] != "pysol", pysol)
 
 
-# an action as text() writes it (SPEC 7): columns 1..10, a count of 2..12 cards
-_ACTION = r"(?:deal|(?:10|[1-9])>(?:10|[1-9])(?:x(?:1[0-2]|[2-9]))?)"
+# an action as text() writes it (SPEC 7): columns 1..10, a count of 2..13 cards
+# (13: a whole K..A of mixed suits, which Relaxed rules move and do not remove)
+_ACTION = r"(?:deal|(?:10|[1-9])>(?:10|[1-9])(?:x(?:1[0-3]|[2-9]))?)"
 _LINE = rf"^(?:{_ACTION}(?: {_ACTION})*)?$"  # empty, or actions with single spaces between
 # a column onto itself (spelled out: the regular expressions of pyarrow have no \1)
 _SELF_MOVE = "(?:^| )(?:" + "|".join(f"{c}>{c}" for c in range(1, 11)) + ")(?:x| |$)"
