@@ -10,8 +10,9 @@ target is replaced, the link kept); a path that is there but is not a
 regular file (a folder, a device such as ``/dev/full``, a FIFO) is refused,
 never replaced.
 
-``write_atomic`` is the one writer; ``write_text_atomic`` writes a text a
-person asked for and turns an ``OSError`` into a one-line ``SpiderError``.
+``write_atomic`` is the one writer; ``write_asked`` (and ``write_text_atomic``
+for a text) writes a file a person asked for and turns an ``OSError`` into a
+one-line ``SpiderError``.
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -52,10 +53,8 @@ def write_atomic(path, write: Callable, text: bool = False) -> None:
     path = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
     try:
         mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        mode = None
-    except NotADirectoryError:
-        mode = None  # the temporary file below fails with the reason
+    except (FileNotFoundError, NotADirectoryError):
+        mode = None  # not there: the temporary file below fails if it cannot be made
     if mode is not None and not stat.S_ISREG(mode):
         raise OSError(errno.EEXIST, "not a regular file", str(path))
     folder = path.parent if str(path.parent) else Path(".")
@@ -120,18 +119,21 @@ def output_problem(path: str, folder: bool = False) -> str | None:
     return None
 
 
-def write_text_atomic(path, text: str) -> Path:
-    """Write ``text`` (UTF-8) so that ``path`` is either its old self or whole.
-
-    Through ``write_atomic``; a failure is a ``SpiderError`` naming the
-    file, and no temporary file is left behind.
-    """
+def write_asked(path, write: Callable, text: bool = False) -> Path:
+    """``write_atomic`` for a file a person asked for: a failure is a
+    ``SpiderError`` naming the file, and no temporary file is left behind."""
     path = Path(path)
     try:
-        write_atomic(path, lambda handle: handle.write(text), text=True)
+        write_atomic(path, write, text=text)
     except OSError as err:
         raise SpiderError(f"cannot write '{path}': {err.strerror or err}") from None
     return path
+
+
+def write_text_atomic(path, text: str) -> Path:
+    """Write ``text`` (UTF-8) so that ``path`` is either its old self or whole
+    (``write_asked``)."""
+    return write_asked(path, lambda handle: handle.write(text), text=True)
 
 
 def sync_dir(folder) -> None:

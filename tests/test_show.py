@@ -201,8 +201,8 @@ def read_until(fd, text: str, timeout: float = 30.0) -> str:
     return seen.decode(errors="replace")
 
 
-@pytest.mark.parametrize("no_color", [False, True])
-def test_on_a_terminal_one_key_is_one_step(no_color):
+def show_on_a_terminal(no_color: bool = False):
+    """``show`` of a three-action line on a real pty: (the process, the pty's master end)."""
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"} | {"TERM": "xterm"}
     if no_color:
         env["NO_COLOR"] = "1"
@@ -216,6 +216,12 @@ def test_on_a_terminal_one_key_is_one_step(no_color):
         close_fds=True,
     )
     os.close(slave)
+    return proc, master
+
+
+@pytest.mark.parametrize("no_color", [False, True])
+def test_on_a_terminal_one_key_is_one_step(no_color):
+    proc, master = show_on_a_terminal(no_color)
     try:
         first = read_until(master, "[0/3]")
         os.write(master, b" ")
@@ -241,17 +247,7 @@ def test_on_a_terminal_one_key_is_one_step(no_color):
 @pytest.mark.parametrize("sig,status", [(signal.SIGINT, 0), (signal.SIGTERM, 143)])
 def test_on_a_terminal_ctrl_c_ends_the_steps_and_kill_says_so(sig, status):
     """Ctrl-C ends the stepping like q; SIGTERM gives its line and status, as every command."""
-    master, slave = pty.openpty()
-    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"} | {"TERM": "xterm"}
-    proc = subprocess.Popen(
-        [str(SPIDERSOLVE), "show", WIN["code"], "1>8 8>7x2 deal"],
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-        env=env,
-        close_fds=True,
-    )
-    os.close(slave)
+    proc, master = show_on_a_terminal()
     try:
         read_until(master, "[0/3]")
         proc.send_signal(sig)

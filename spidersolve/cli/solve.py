@@ -189,14 +189,18 @@ def _further_searches(search: str) -> str:
             "another --search (kp300, beam_1500, beam_5000, kp_beam_5000, "
             "kp300_n1 .. _n9, beam_1500_n1 .. _n9), "
         )
+
+    def after(n: int) -> int:  # past the last noise or seed, back to the first
+        return n + 1 if n < NOISE_MAX else 1
+
     noisy = NOISY.fullmatch(search)
     if noisy and noisy["seed"]:  # the same noise drawn with the next seed
-        seed = int(noisy["seed"])
-        other = seed + 1 if seed < NOISE_MAX else 1
-        return f"the same search with other noise (--search {noisy['base']}_n{noisy['noise']}_s{other}), "
-    base, noise = (noisy["base"], int(noisy["noise"])) if noisy else (search, 0)
-    other = noise + 1 if noise < NOISE_MAX else 1  # past the last noise, back to the first
-    return f"the same search with other noise (--search {base}_n{other}), "
+        then = f"{noisy['base']}_n{noisy['noise']}_s{after(int(noisy['seed']))}"
+    elif noisy:
+        then = f"{noisy['base']}_n{after(int(noisy['noise']))}"
+    else:
+        then = f"{search}_n1"
+    return f"the same search with other noise (--search {then}), "
 
 
 def _prove(game: Game, nodes: int, memory: int | None, as_json: bool) -> None:

@@ -8,8 +8,8 @@ import sys
 import click
 
 from ..board import plural
-from ..errors import SpiderError, shown
-from ..files import output_problem, write_atomic
+from ..errors import SpiderError
+from ..files import output_problem, write_asked
 from ..stats.hint_table import hints_frame
 from ..stats.honest import honest_render, honest_summary, split_players
 from ..stats.store import load_results, load_results_and_runs
@@ -160,10 +160,7 @@ def hints(results, out, suggest_nodes):
     if out == "-":
         frame.to_csv(sys.stdout, index=False)
         return
-    try:
-        write_atomic(out, lambda handle: frame.to_csv(handle, index=False), text=True)
-    except OSError as err:
-        raise SpiderError(f"cannot write '{shown(out)}': {err.strerror or err}") from None
+    write_asked(out, lambda handle: frame.to_csv(handle, index=False), text=True)
     click.echo(f"{plural(len(frame), 'hint')} ({int(frame['proven'].sum())} proven) -> {out}")
 
 

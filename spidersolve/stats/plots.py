@@ -31,7 +31,7 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import MaxNLocator
 
 from ..errors import SpiderError
-from ..files import write_atomic
+from ..files import write_asked
 from .winrates import curve, group_keys, grouped
 
 PLOT_BY = ("source", "suits", "rules")
@@ -245,9 +245,6 @@ def save_plots(frame: pd.DataFrame, path, by=PLOT_BY) -> list[Path]:
         (winrate_figure(frame, by), path),
         (nodes_figure(frame, by), nodes_path(path)),
     ):
-        try:
-            write_atomic(target, lambda handle, fig=fig: fig.savefig(handle, dpi=110, format=fmt))
-        except OSError as err:
-            raise SpiderError(f"cannot write '{target}': {err.strerror or err}") from None
+        write_asked(target, lambda handle, fig=fig: fig.savefig(handle, dpi=110, format=fmt))
         out.append(target)
     return out
