@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+# The largest node limit a search takes: far beyond memory, and a plain int64 in
+# the kernel. Here so that the checks of a results row need no numba.
+MAX_NODES = 2**40
+
 
 class Verdict(StrEnum):
     """What a full-knowledge search proved (SPEC section 9).

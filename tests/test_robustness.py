@@ -586,6 +586,27 @@ def test_an_infinite_budget_is_one_error_line_bug(tmp_path, budgets):
     assert_error(run("stats", str(tmp_path / "r"), "--budgets", budgets), "--budgets")
 
 
+def test_a_scheduler_address_nothing_listens_at_says_so_bug(tmp_path):
+    import socket
+
+    with socket.socket() as sock:  # a port nothing listens at: bound, never listening
+        sock.bind(("127.0.0.1", 0))
+        address = f"tcp://127.0.0.1:{sock.getsockname()[1]}"
+        result = run(
+            "batch",
+            "--deals",
+            "0:1",
+            "--nodes",
+            "100",
+            "--scheduler",
+            address,
+            "--out",
+            str(tmp_path / "r"),
+        )
+    assert_error(result, "--scheduler", address, "connection refused")
+    assert not (tmp_path / "r").exists()
+
+
 @pytest.mark.parametrize("address", ["not an address", "http://127.0.0.1:1/x", "tcp://"])
 def test_a_bad_scheduler_address_is_one_error_line_bug(tmp_path, address):
     assert_error(
@@ -1233,6 +1254,8 @@ def test_honest_rows_pass_the_row_checks(tmp_path):
         ({"cpu_seconds": float("inf")}, "cpu_seconds inf is not a time"),
         ({"seconds": float("inf")}, "seconds inf is not a time"),
         ({"seconds": -2.0}, "seconds -2.0 is not a time"),
+        ({"node_limit": 2**62}, f"not within the limit {2**62}"),
+        ({"node_limit": 0}, "not within the limit 0"),
         ({"line": "1>2 garbage", "moves": 2}, "its line has 'garbage', not an action"),
         ({"line": "1>1 deal", "moves": 2}, "its line has '1>1', not an action"),
         ({"line": "1>2x14 deal", "moves": 2}, "its line has '1>2x14', not an action"),
@@ -1254,6 +1277,45 @@ def test_a_solver_row_with_samples_or_a_seed_is_an_error(tmp_path):
     rows[0]["seed"] = 5
     path = write_rows(tmp_path / "bad.parquet", rows)
     assert_error(run("stats", path), path, "row 1", "seed 5")
+
+
+def test_a_node_limit_no_search_takes_is_an_error_bug(tmp_path):
+    from spidersolve.stats import load_results
+    from spidersolve.verdict import MAX_NODES
+
+    small_batch(tmp_path / "r", "0:2")
+    rows = load_results(tmp_path / "r").to_dict(orient="records")
+    rows[1]["node_limit"] = MAX_NODES + 1
+    path = write_rows(tmp_path / "bad.parquet", rows)
+    assert_error(run("stats", path), path, "row 2", f"limit {MAX_NODES + 1}")
+    rows[1]["node_limit"] = MAX_NODES  # the largest a search takes is a row's limit
+    assert run("stats", write_rows(tmp_path / "ok.parquet", rows)).exit_code == 0
+
+
+def test_source_player_and_engine_choices_take_any_case(tmp_path):
+    out = tmp_path / "r"
+    result = run(
+        "batch",
+        "--source",
+        "PySol",
+        "--suits",
+        "1",
+        "--deals",
+        "1",
+        "--player",
+        "SOLVER",
+        "--nodes",
+        "1000",
+        "--out",
+        out,
+    )
+    assert result.exit_code == 0, result.output
+    from spidersolve.stats import load_results
+
+    rows = load_results(out)
+    assert list(rows["source"]) == ["pysol"] and list(rows["player"]) == ["solver"]
+    result = run("perft", "SP1-S1C-AAAAAAD", "1", "--engine", "Kernel")
+    assert result.exit_code == 0, result.output
 
 
 def test_a_file_from_before_the_player_columns_reads_as_the_solvers_with_its_checksum(tmp_path):

@@ -21,7 +21,7 @@ from ..search.memory import (
     workers_that_fit,
 )
 from ..search.solver import DEFAULT_NODES, solve
-from ..stats.backends import make_backend
+from ..stats.backends import check_scheduler, make_backend
 from ..stats.batch import retry_plan, run_batch
 from ..stats.plan import Rung, plan, retry_budgets, settings
 from ..stats.schema import DEFAULT_SEARCH
@@ -96,7 +96,7 @@ def worker_count(
 )
 @click.option(
     "--source",
-    type=click.Choice(["code", "pysol"]),
+    type=click.Choice(["code", "pysol"], case_sensitive=False),
     default="code",
     show_default=True,
     help="SP1 game codes, or PySolFC games (classic rules).",
@@ -119,7 +119,7 @@ def worker_count(
 )
 @click.option(
     "--player",
-    type=click.Choice(["solver", "honest"]),
+    type=click.Choice(["solver", "honest"], case_sensitive=False),
     default="solver",
     show_default=True,
     help="solver: prove each deal with full knowledge. honest: play each deal with "
@@ -261,6 +261,7 @@ def batch(
     if scheduler is not None and not scheduler.strip():
         raise SpiderError("--scheduler: an empty address")
     if scheduler:
+        check_scheduler(scheduler)  # before the results folder is touched
         if memory is not None:  # the cluster's workers: only a cap given here
             check_memory(search_nodes, memory, option=option, search_memory=search_memory)
     else:

@@ -80,7 +80,7 @@ def node_count(text, option: str = "--nodes", low: int = 1) -> int:
 
     Groups are of three digits (``1,00`` is an error, not 100), digits ASCII.
     """
-    from ..search.solver import MAX_NODES
+    from ..verdict import MAX_NODES
 
     token = str(text).strip()
     if not _NODE_COUNT.fullmatch(token):

@@ -40,7 +40,7 @@ def engine_functions(engine: str):
 )
 @click.option(
     "--engine",
-    type=click.Choice(["reference", "kernel"]),
+    type=click.Choice(["reference", "kernel"], case_sensitive=False),
     default="kernel",
     show_default=True,
     help="Pure-Python reference rules or the numba kernels.",

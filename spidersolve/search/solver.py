@@ -12,7 +12,7 @@ from ..interrupt import run_kernel
 from ..state import Action, Game, as_game, line_text, parse_line
 from ..state.kernel import CARD_KEYS, STOCK_KEYS
 from ..state.packed import action_from_code, action_to_code, to_board
-from ..verdict import Verdict
+from ..verdict import MAX_NODES, Verdict
 from . import _kernels as K
 from . import _lines as L
 from .compiled import fresh_kernels
@@ -21,7 +21,6 @@ from .native import run_search_kernel
 from .verify import verify_win
 
 DEFAULT_NODES = 1_000_000
-MAX_NODES = 2**40  # far beyond memory; keeps the count a plain int64 in the kernel
 
 
 @dataclass(frozen=True)

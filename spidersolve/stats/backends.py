@@ -141,6 +141,7 @@ class DaskBackend:
         if self._given is not None:
             self._client = self._given
         else:
+            check_scheduler(self.address)
             try:
                 self._client = Client(self.address, timeout="20s")
             except (OSError, TimeoutError) as err:
@@ -184,3 +185,35 @@ def make_backend(workers: int | None = None, scheduler: str | None = None):
     if workers < 1:
         raise SpiderError(f"--workers: at least 1 worker, not {workers}")
     return InlineBackend() if workers == 1 else PoolBackend(workers)
+
+
+def check_scheduler(address) -> None:
+    """Raise SpiderError, at once, when nothing listens at a TCP scheduler address."""
+    refused = _refused(address)
+    if refused:
+        raise SpiderError(f"--scheduler: cannot reach the Dask scheduler at '{address}': {refused}")
+
+
+def _refused(address) -> str | None:
+    """Why nothing listens at a ``tcp://HOST:PORT`` address, found at once (a
+    ``distributed.Client`` retries a refused connection until its timeout);
+    None if something answers, or for anything but a plain TCP address (Dask
+    then says what is wrong)."""
+    import socket
+    from urllib.parse import urlsplit
+
+    text = str(address)
+    try:
+        parts = urlsplit(text if "://" in text else f"tcp://{text}")
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return None
+    if parts.scheme != "tcp" or not host or port is None:
+        return None
+    try:
+        socket.create_connection((host, port), timeout=5).close()
+    except ConnectionRefusedError:
+        return "connection refused (is the scheduler running?)"
+    except OSError:
+        return None
+    return None

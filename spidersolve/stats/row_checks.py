@@ -19,6 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import SpiderError, shown
+from ..verdict import MAX_NODES
 from .schema import DEFAULT_SEARCH, PLAYERS, SOURCES, VERDICTS
 
 # a line from the start shorter than this never lets the score reach 0, so
@@ -141,7 +142,7 @@ def row_problem(frame: pd.DataFrame) -> str | None:
         wrong |= ~full["player"].isin(PLAYERS)
         wrong |= (full["deal"] < 0) | ((full["source"] == "code") & (full["deal"] >= 1 << 35))
         wrong |= full["code"] != _codes(full)
-        wrong |= (full["node_limit"] < 1) | (full["nodes"] < 0)
+        wrong |= (full["node_limit"] < 1) | (full["node_limit"] > MAX_NODES) | (full["nodes"] < 0)
         # an honest game's nodes add up all its searches, each within the limit
         wrong |= solver & (full["nodes"] > full["node_limit"])
         wrong |= solver & ((full["samples"] != 0) | (full["seed"] != 0))
@@ -204,7 +205,7 @@ def _row_problem(row: dict) -> str | None:
         return f"the code is not the one of {source} deal {row['deal']} ({suits} suits, {rules})"
     honest = player == "honest"
     if (
-        row["node_limit"] < 1
+        not 1 <= row["node_limit"] <= MAX_NODES
         or row["nodes"] < 0
         or (not honest and row["nodes"] > row["node_limit"])
     ):
