@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -139,8 +140,20 @@ def _after(game: Game, after: str) -> Game:
         raise SpiderError(f"--after: {err}") from None
 
 
-def _play_from_a_pipe(session: PlaySession) -> None:
+@contextmanager
+def _ctrl_c_ends_the_game():
+    """Ctrl-C, at the prompt or during a hint's search, ends the game (status 0); a
+    kill (``Terminated``) ends the command, whose status says so."""
     try:
+        yield
+    except KeyboardInterrupt as err:
+        click.echo()
+        if isinstance(err, Terminated):
+            raise
+
+
+def _play_from_a_pipe(session: PlaySession) -> None:
+    with _ctrl_c_ends_the_game():
         while not session.finished:
             command = sys.stdin.readline()
             if not command:
@@ -151,10 +164,6 @@ def _play_from_a_pipe(session: PlaySession) -> None:
             answer = session.handle(command)
             if answer:
                 click.echo(answer)
-    except KeyboardInterrupt as err:
-        click.echo()
-        if isinstance(err, Terminated):  # kill: the command's status says so
-            raise
 
 
 def _play_on_a_terminal(session: PlaySession) -> None:
@@ -168,22 +177,16 @@ def _play_on_a_terminal(session: PlaySession) -> None:
         completer=WordCompleter(COMMAND_WORDS, sentence=True),
         complete_while_typing=False,
     )
-    try:
+    with _ctrl_c_ends_the_game():
         while not session.finished:
             try:
                 command = prompt.prompt("> ")
-            except (EOFError, KeyboardInterrupt) as err:  # Ctrl-D or Ctrl-C ends the game
-                if isinstance(err, Terminated):
-                    raise  # below
+            except EOFError:  # Ctrl-D ends the game
                 click.echo()
                 break
             answer = session.handle(command)
             if answer:
                 click.echo(answer)
-    except KeyboardInterrupt as err:  # Ctrl-C during a hint's search ends the game too
-        click.echo()
-        if isinstance(err, Terminated):
-            raise
 
 
 COMMANDS = [play]
