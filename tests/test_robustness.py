@@ -592,36 +592,28 @@ def test_a_scheduler_address_nothing_listens_at_says_so_bug(tmp_path):
     with socket.socket() as sock:  # a port nothing listens at: bound, never listening
         sock.bind(("127.0.0.1", 0))
         address = f"tcp://127.0.0.1:{sock.getsockname()[1]}"
-        result = run(
-            "batch",
-            "--deals",
-            "0:1",
-            "--nodes",
-            "100",
-            "--scheduler",
-            address,
-            "--out",
-            str(tmp_path / "r"),
-        )
+        result = _batch_with_scheduler(tmp_path, address)
     assert_error(result, "--scheduler", address, "connection refused")
     assert not (tmp_path / "r").exists()
 
 
 @pytest.mark.parametrize("address", ["not an address", "http://127.0.0.1:1/x", "tcp://"])
 def test_a_bad_scheduler_address_is_one_error_line_bug(tmp_path, address):
-    assert_error(
-        run(
-            "batch",
-            "--deals",
-            "0:1",
-            "--nodes",
-            "100",
-            "--scheduler",
-            address,
-            "--out",
-            str(tmp_path / "r"),
-        ),
+    assert_error(_batch_with_scheduler(tmp_path, address), "--scheduler")
+
+
+def _batch_with_scheduler(tmp_path, address):
+    """A one-deal batch into tmp_path/r on the Dask scheduler at ``address``."""
+    return run(
+        "batch",
+        "--deals",
+        "0:1",
+        "--nodes",
+        "100",
         "--scheduler",
+        address,
+        "--out",
+        str(tmp_path / "r"),
     )
 
 

@@ -21,7 +21,7 @@ from ..search.memory import (
     workers_that_fit,
 )
 from ..search.solver import DEFAULT_NODES, solve
-from ..stats.backends import check_scheduler, make_backend
+from ..stats.backends import make_backend
 from ..stats.batch import retry_plan, run_batch
 from ..stats.plan import Rung, plan, retry_budgets, settings
 from ..stats.schema import DEFAULT_SEARCH
@@ -261,7 +261,6 @@ def batch(
     if scheduler is not None and not scheduler.strip():
         raise SpiderError("--scheduler: an empty address")
     if scheduler:
-        check_scheduler(scheduler)  # before the results folder is touched
         if memory is not None:  # the cluster's workers: only a cap given here
             check_memory(search_nodes, memory, option=option, search_memory=search_memory)
     else:

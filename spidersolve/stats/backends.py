@@ -130,6 +130,8 @@ class DaskBackend:
     name = "dask"
 
     def __init__(self, address=None, client=None):
+        if client is None:  # said at once, before a batch touches its results folder
+            check_scheduler(address)
         self.address = address
         self._given = client
         self._client = None
@@ -141,7 +143,6 @@ class DaskBackend:
         if self._given is not None:
             self._client = self._given
         else:
-            check_scheduler(self.address)
             try:
                 self._client = Client(self.address, timeout="20s")
             except (OSError, TimeoutError) as err:
