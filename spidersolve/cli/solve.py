@@ -187,7 +187,7 @@ def _further_searches(search: str) -> str:
     if search == "default":
         return (
             "another --search (kp300, beam_1500, beam_5000, kp_beam_5000, "
-            "kp300_n1 .. _n9, beam_1500_n1 .. _n9), "
+            "kp300_n1 .. _n9, kp300_n5_s1 .. _s60, beam_1500_n1 .. _n9), "
         )
 
     def after(n: int) -> int:  # past the last noise or seed, back to the first
