@@ -7,6 +7,7 @@ other. Every path is relative to this file, so the tests run from any folder.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from collections import Counter
 from pathlib import Path
@@ -177,3 +178,15 @@ def assert_error(result, *fragments):
     for fragment in fragments:
         assert fragment in lines[0], lines[0]
     return lines[0]
+
+
+# -- benchmark scripts -------------------------------------------------------------------------
+
+
+def load_benchmark(name: str):
+    """``benchmarks/<name>.py`` as a module (the folder is not a package), to test its parts."""
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -1,18 +1,11 @@
 """benchmarks/tail.py: the CPU-hours of result rows, with and without ``cpu_seconds``."""
 
-import importlib.util
-from pathlib import Path
-
 import pandas as pd
-
-TAIL = Path(__file__).resolve().parent.parent / "benchmarks" / "tail.py"
+from data import load_benchmark
 
 
 def load_tail():
-    spec = importlib.util.spec_from_file_location("tail", TAIL)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("tail")
 
 
 def test_cpu_hours_count_cpu_time_and_the_wall_clock_of_older_rows():
