@@ -95,11 +95,12 @@ def main() -> None:
             won.append(row.verdict == "won")
             weight.append(1.0 if args.before_deals else 1.0 / len(seen))
             group.append(i)
-    x = np.array(terms, float)
-    names = [n for j, n in enumerate(TERMS) if x[:, j].std() > 0]  # a term that never varies
-    x = x[:, [j for j, n in enumerate(TERMS) if n in names]]
-    dummies = np.eye(6)[np.array(stage)]
-    z = np.hstack([dummies, x])
+    terms_at, stage_at = np.array(terms), np.array(stage)
+    varies = terms_at.std(axis=0) > 0  # a term that never varies cannot be fitted
+    names = [name for name, kept in zip(TERMS, varies) if kept]
+    dummies = np.eye(6)[stage_at]  # one intercept per number of deals left
+    first = dummies.shape[1]  # the terms' coefficients come after the intercepts
+    z = np.hstack([dummies, terms_at[:, varies].astype(float)])
     y, w, group = np.array(won, float), np.array(weight), np.array(group)
     beta = fit(z, y, w)
     rng = np.random.default_rng(0)
@@ -109,28 +110,28 @@ def main() -> None:
         rows = np.concatenate([np.flatnonzero(group == g) for g in pick])
         boots.append(fit(z[rows], y[rows], w[rows]))
     boots = np.array(boots)
-    fd = 6 + names.index("face_down")
+    fd = first + names.index("face_down")
     print(
         f"{len(games)} games, {int(games.verdict.eq('won').sum())} won, {len(y)} positions"
         + (" (the tables dealt on)" if args.before_deals else "")
     )
     print(f"{'term':<10}{'fitted':>8}  {'bootstrap 10-90%':<18}{'plain row':>9}")
     for k, name in enumerate(names):
-        scaled = beta[6 + k] / beta[fd] * 3
-        spread = np.percentile(boots[:, 6 + k] / boots[:, fd] * 3, [10, 90])
+        scaled = beta[first + k] / beta[fd] * 3
+        spread = np.percentile(boots[:, first + k] / boots[:, fd] * 3, [10, 90])
         print(
             f"{name:<10}{scaled:>8.2f}  {spread[0]:>6.2f} .. {spread[1]:<8.2f}"
             f"{getattr(PLAIN, name):>9}"
         )
     if args.before_deals:
         plain = np.array([getattr(PLAIN, name) for name in TERMS])
-        values = np.array(terms) @ plain
+        values = terms_at @ plain
         for left in sorted(set(stage), reverse=True):
-            at = np.array(stage) == left
+            at = stage_at == left
             print(
                 f"dealing with {left} deal(s) left: AUC of the plain value "
                 f"{auc(values[at], y[at]):.2f}, of face-down cards alone "
-                f"{auc(np.array(terms)[at, 0], y[at]):.2f}"
+                f"{auc(terms_at[at, 0], y[at]):.2f}"
             )
 
 
