@@ -25,8 +25,9 @@ $(NATIVE): $(STAMP) $(KERNEL_SOURCES)
 	$(BIN)/python -m spidersolve.search.build || echo "make: the search runs numba's kernels"
 	touch $(NATIVE)
 
+# -n auto: one pytest worker per core (pytest-xdist); -n 0 runs them in one process
 test: check $(NATIVE)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 # Lint, format and types; the configuration is in pyproject.toml.
 check: $(STAMP)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import functools
+import json
 import random
+from pathlib import Path
 
 from hypothesis import event
 from hypothesis import strategies as st
@@ -105,9 +107,16 @@ def exhaustive_verdict(position: Position, cap: int) -> str | None:
     return "lost"
 
 
-@functools.cache
-def endgame_cases(count: int, seed: int) -> tuple:
-    """Endgames with their exhaustive verdicts: half free, half blocked with few actions."""
+ENDGAMES = Path(__file__).with_name("endgames.jsonl")
+ENDGAME_CAP = 3000  # positions the exhaustive search may see before a case is passed over
+
+
+def make_endgame_cases(count: int, seed: int) -> tuple:
+    """Endgames with their exhaustive verdicts: half free, half blocked with few actions.
+
+    Most candidates (about 5 in 6) see more than ``ENDGAME_CAP`` positions and
+    are passed over, which is why the sets the tests use are stored.
+    """
     rng = random.Random(seed)
     cases = []
     while len(cases) < count:
@@ -115,7 +124,55 @@ def endgame_cases(count: int, seed: int) -> tuple:
         pos = random_endgame(rng, rng.choice([1, 2, 4]), rng.choice([1, 2]), blocked)
         if pos is None or (blocked and len(legal_actions(pos)) > 3):
             continue
-        verdict = exhaustive_verdict(pos, 3000)
+        verdict = exhaustive_verdict(pos, ENDGAME_CAP)
         if verdict is not None:
             cases.append((pos, verdict))
     return tuple(cases)
+
+
+# The sets the tests use, as make_endgame_cases makes them: `python tests/strategies.py`
+# writes endgames.jsonl again.
+STORED_ENDGAMES = ((60, 20261129), (40, 7))
+
+
+@functools.cache
+def stored_endgames() -> dict:
+    """``{(count, seed): cases}`` read from endgames.jsonl, in order."""
+    sets: dict = {}
+    with ENDGAMES.open() as f:
+        for line in f:
+            row = json.loads(line)
+            pos = Position.from_text(row["position"])
+            sets.setdefault((row["count"], row["seed"]), []).append((pos, row["verdict"]))
+    return {key: tuple(cases) for key, cases in sets.items()}
+
+
+@functools.cache
+def endgame_cases(count: int, seed: int) -> tuple:
+    """``make_endgame_cases(count, seed)``, read from endgames.jsonl when it is stored there.
+
+    Each stored verdict is found again here by the exhaustive search, so a
+    stored case is only ever spared the candidates passed over before it
+    (tests/test_solver.py checks that the file starts as the generator does).
+    """
+    cases = stored_endgames().get((count, seed))
+    if cases is None:
+        return make_endgame_cases(count, seed)
+    for pos, verdict in cases:
+        assert exhaustive_verdict(pos, ENDGAME_CAP) == verdict, pos.to_text()
+    return cases
+
+
+def write_endgames() -> None:
+    rows = [
+        json.dumps({"count": count, "seed": seed, "verdict": verdict, "position": pos.to_text()})
+        for count, seed in STORED_ENDGAMES
+        for pos, verdict in make_endgame_cases(count, seed)
+    ]
+    tmp = ENDGAMES.with_suffix(".tmp")
+    tmp.write_text("\n".join(rows) + "\n")
+    tmp.replace(ENDGAMES)
+
+
+if __name__ == "__main__":
+    write_endgames()

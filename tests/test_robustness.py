@@ -1413,17 +1413,22 @@ def test_the_checksum_error_is_the_one_docs_robustness_shows(tmp_path, monkeypat
 # -- files a command writes: refused at once when they cannot be written ------
 
 
-def _special_paths(tmp_path):
-    """A folder, a FIFO and a device: paths that are there and are not regular files."""
-    fifo = tmp_path / "fifo.html"
-    os.mkfifo(fifo)
-    return [str(tmp_path), str(fifo), "/dev/null"]
+def _special_paths(tmp_path, monkeypatch):
+    """A folder, a FIFO and a device: paths that are there and are not regular files.
+
+    The first two are named from ``tmp_path`` as the working folder, so each is
+    short enough to be shown whole in the message (``errors.shown``).
+    """
+    monkeypatch.chdir(tmp_path)
+    os.mkdir("folder")
+    os.mkfifo("fifo.html")
+    return ["folder", "fifo.html", "/dev/null"]
 
 
-def test_a_page_is_never_written_over_a_folder_a_fifo_or_a_device(tmp_path):
+def test_a_page_is_never_written_over_a_folder_a_fifo_or_a_device(tmp_path, monkeypatch):
     import stat
 
-    for path in _special_paths(tmp_path):
+    for path in _special_paths(tmp_path, monkeypatch):
         before = os.stat(path).st_mode
         assert_error(run("solve", "SP1-S1C-AAAAAAD", "--nodes", "2000", "--html", path), path)
         assert os.stat(path).st_mode == before  # the same kind of thing, not replaced

@@ -8,7 +8,14 @@ import pytest
 from data import LOST_TEXT, STUCK_TEXT, read_vectors
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
-from strategies import endgame_cases, exhaustive_verdict, random_endgame
+from strategies import (
+    STORED_ENDGAMES,
+    endgame_cases,
+    exhaustive_verdict,
+    make_endgame_cases,
+    random_endgame,
+    stored_endgames,
+)
 
 from spidersolve.search import ReplayFailed, solve, verify_win
 from spidersolve.state import Action, Game, GameCode, Position, legal_actions, replay
@@ -188,6 +195,15 @@ def test_verify_win_rejects_a_line_that_does_not_win():
 
 
 # --- soundness against an exhaustive reference search on small endgames -------------
+
+
+def test_the_stored_endgames_start_as_the_generator_makes_them():
+    stored = stored_endgames()
+    assert sorted(stored) == sorted(STORED_ENDGAMES)
+    for count, seed in STORED_ENDGAMES:
+        assert len(stored[count, seed]) == count
+        # each case depends only on those before it, so a shorter run is a prefix
+        assert stored[count, seed][:2] == make_endgame_cases(2, seed)  # one free, one blocked
 
 
 def test_solver_agrees_with_exhaustive_search_on_sampled_endgames():
