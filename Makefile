@@ -25,9 +25,11 @@ $(NATIVE): $(STAMP) $(KERNEL_SOURCES)
 	$(BIN)/python -m spidersolve.search.build || echo "make: the search runs numba's kernels"
 	touch $(NATIVE)
 
-# -n auto: one pytest worker per core (pytest-xdist); -n 0 runs them in one process
+# pytest-xdist workers: 2, the cores of the machines this is made for (a fixed number, since a
+# container can list more cores than it may use); `make test TEST_WORKERS=0` runs one process
+TEST_WORKERS ?= 2
 test: check $(NATIVE)
-	$(BIN)/python -m pytest -q -n auto
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS)
 
 # Lint, format and types; the configuration is in pyproject.toml.
 check: $(STAMP)
