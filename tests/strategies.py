@@ -11,6 +11,7 @@ from hypothesis import event
 from hypothesis import strategies as st
 
 from spidersolve.cards import make_card
+from spidersolve.files import write_atomic
 from spidersolve.state import Action, Game, GameCode, Position, legal_actions
 from spidersolve.state.codes import MAX_DEAL
 from spidersolve.state.rules import apply
@@ -169,9 +170,7 @@ def write_endgames() -> None:
         for count, seed in STORED_ENDGAMES
         for pos, verdict in make_endgame_cases(count, seed)
     ]
-    tmp = ENDGAMES.with_suffix(".tmp")
-    tmp.write_text("\n".join(rows) + "\n")
-    tmp.replace(ENDGAMES)
+    write_atomic(ENDGAMES, lambda f: f.write("\n".join(rows) + "\n"), text=True)
 
 
 if __name__ == "__main__":
