@@ -2,7 +2,8 @@
 
 Python handles a signal only in the main thread, between bytecodes, so a
 kernel that runs for minutes in the main thread does not see Ctrl-C until it
-returns. The kernels this module runs are compiled with ``nogil=True`` and
+returns. The kernels this module runs are compiled with ``nogil=True`` (the
+compiled extension of ``search/native.py`` lets go of the lock too) and
 take a stop flag (``int64[1]``) as their last argument, which they poll every
 few thousand nodes. ``run_kernel`` calls the kernel in a worker thread while
 the main thread waits on it; on ``KeyboardInterrupt`` the main thread sets the
@@ -123,51 +124,3 @@ class ThreadPool:
     def __exit__(self, *exc):
         self.close()
         return False
-
-
-class StoppedBySignal(Exception):
-    """A compiled kernel stopped for a signal that is not Ctrl-C: run it again with numba's."""
-
-
-def run_native(kernel, *args):
-    """``kernel(*args, stop)`` for a compiled kernel that holds Python's lock while it runs.
-
-    Such a kernel (``search/native.py``) runs in the main thread, where no
-    Python code runs until it returns, so no Python signal handler can set
-    its flag. The flag is instead the first 8 bytes of an in-memory file
-    (``os.memfd_create``) mapped into memory, made the process's signal
-    wake-up file (``signal.set_wakeup_fd``): on Ctrl-C, Python's C-level
-    handler writes the signal's number into that file at once, the kernel
-    sees a flag that is not 0 and returns within milliseconds, and Python
-    then raises ``KeyboardInterrupt`` as usual. Any signal with a Python
-    handler writes there too: when the kernel returns with the flag set and
-    no ``KeyboardInterrupt`` came, this raises ``StoppedBySignal``, and the
-    caller runs numba's kernel instead (the same search, from the start,
-    stopped by Ctrl-C only). The previous wake-up file is put back
-    afterwards. Main thread only (``signal`` requires it).
-    """
-    import mmap
-    import os
-    import signal
-
-    fd = os.memfd_create("spidersolve-stop", getattr(os, "MFD_CLOEXEC", 0))
-    try:
-        os.ftruncate(fd, mmap.PAGESIZE)
-        os.set_blocking(fd, False)  # set_wakeup_fd refuses a blocking file
-        with mmap.mmap(fd, mmap.PAGESIZE) as shared:
-            stop = np.frombuffer(shared, np.int64, 1)
-            try:
-                previous = signal.set_wakeup_fd(fd, warn_on_full_buffer=False)
-                try:
-                    value = kernel(*args, stop)
-                    # Ctrl-C raised KeyboardInterrupt as the call returned; a flag
-                    # still set is another signal's (a handler that does not raise)
-                    if stop[0] != 0:
-                        raise StoppedBySignal()
-                    return value
-                finally:
-                    signal.set_wakeup_fd(previous)
-            finally:
-                del stop  # the map cannot close while an array shows it
-    finally:
-        os.close(fd)

@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -19,7 +20,7 @@ from spidersolve.cli.main import cli
 from spidersolve.search import _kernels as K
 from spidersolve.search import native, solve
 from spidersolve.search.heuristic import weight_rows
-from spidersolve.state import GameCode, replay
+from spidersolve.state import GameCode, load_source, replay
 from spidersolve.state.kernel import CARD_KEYS, STOCK_KEYS
 from spidersolve.state.packed import to_board
 
@@ -139,33 +140,60 @@ def test_stale_sources_fall_back_to_numba(monkeypatch):
     assert result.verdict == "won"
 
 
-def test_off_the_main_thread_and_when_disabled_numba_runs(monkeypatch):
+@needs_compiler
+def test_off_the_main_thread_the_extension_runs():
     box = []
     thread = threading.Thread(target=lambda: box.append(native.native_kernel("search")))
     thread.start()
     thread.join()
-    assert box == [None]
+    assert box == [native.native_kernel("search")] and box[0] is not None
+
+
+def test_when_disabled_numba_runs(monkeypatch):
     monkeypatch.setenv(native.DISABLE, "0")
     assert native.native_kernel("search") is None
+
+
+def _unknown_search_args(nodes: int, source: str = "SP1-S4C-AAAAAAM"):
+    """The kernel's arguments up to ``result`` for a deal unknown at ``nodes``."""
+    position, _ = load_source(source)
+    return (to_board(position), False, nodes, 0, -1, weight_rows(None), CARD_KEYS, STOCK_KEYS)
 
 
 @needs_compiler
 def test_the_stop_flag_reaches_the_compiled_kernel():
     """A flag already set stops the search at once (Ctrl-C: test_robustness.py)."""
-    from spidersolve.interrupt import run_native
+    from spidersolve.interrupt import run_kernel
 
     compiled = native.native_kernel("search")
-    position = GameCode.parse("SP1-S4C-AAAAAAM").position()
-    args = (to_board(position), False, 1_000_000, 0, -1, weight_rows(None), CARD_KEYS, STOCK_KEYS)
+    args = _unknown_search_args(1_000_000)
     result = np.zeros(K.RESULT_SIZE, np.int64)
     stopped = np.ones(1, np.int64)
     compiled(*args, result, stopped)
     assert result[K.RESULT_STOPPED] == K.STOPPED_BY_FLAG and result[K.RESULT_NODES] == 0
     result[:] = 0
-    run_native(
-        compiled, *args[:2], 50, *args[3:], result
-    )  # args[3]: no byte limit  # the wake-up file's flag is 0
+    run_kernel(compiled, *_unknown_search_args(50), result)  # a fresh flag, 0
     assert result[K.RESULT_STOPPED] == 0 and result[K.RESULT_NODES] == 50
+
+
+@needs_compiler
+def test_the_extension_lets_go_of_pythons_lock_while_it_searches():
+    """The main thread sets the flag of a search running on another thread.
+
+    Were the lock held, the main thread could not wake from its sleep before
+    the search had used its whole budget (pysol:4:14934 is unknown at it).
+    """
+    compiled = native.native_kernel("search")
+    args = _unknown_search_args(1_000_000, "pysol:4:14934")
+    result = np.zeros(K.RESULT_SIZE, np.int64)
+    stop = np.zeros(1, np.int64)
+    thread = threading.Thread(target=lambda: compiled(*args, result, stop))
+    thread.start()
+    time.sleep(0.05)
+    stop[0] = 1
+    thread.join()
+    assert result[K.RESULT_STOPPED] == K.STOPPED_BY_FLAG
+    assert result[K.RESULT_NODES] < 1_000_000
 
 
 @needs_compiler
@@ -177,7 +205,7 @@ def test_build_writes_the_extension_in_one_step(tmp_path):
 
 @needs_compiler
 def test_another_signal_does_not_cut_the_search_short():
-    """A signal with a Python handler (not Ctrl-C) writes the wake-up file too."""
+    """A signal with a Python handler (not Ctrl-C) runs it; the search goes on."""
     script = (
         "import os, signal, subprocess, sys\n"
         "from spidersolve import solve\n"
@@ -191,8 +219,8 @@ def test_another_signal_does_not_cut_the_search_short():
     )
     words = _python(script)
     quiet = solve("SP1-S4C-AAAAAAE", nodes=200_000)
-    # the signal came mid-search, so numba's kernel searched again from the start
-    assert words == ["won", str(quiet.nodes), str(len(quiet.line)), "1", "True"]
+    # the handler ran mid-search, and the extension's search went on to the end
+    assert words == ["won", str(quiet.nodes), str(len(quiet.line)), "1", "False"]
 
 
 def test_an_extension_that_does_not_load_falls_back_to_numba(monkeypatch):
@@ -205,3 +233,10 @@ def test_an_extension_that_does_not_load_falls_back_to_numba(monkeypatch):
     monkeypatch.setattr(native.importlib, "import_module", broken)
     assert native.native_kernel("search") is None
     assert solve("SP1-S1C-AAAAAAD", nodes=100_000).verdict == "won"
+
+
+def test_an_extension_built_another_way_has_another_key(monkeypatch):
+    """One built holding Python's lock (before ``BUILD``) is stale, not run on threads."""
+    key = native.source_key()
+    monkeypatch.setattr(native, "BUILD", "pycc")
+    assert native.source_key() != key

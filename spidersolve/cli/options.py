@@ -331,7 +331,7 @@ def announce_compile(
     ``shorten``: the line-shortening beam (``search/_lines.py``) is needed too.
     ``native``: the compiled extension (``search/native.py``) may run the
     search; a search it runs compiles nothing, and nothing is said. Not for
-    searches on worker threads (the honest player's) or other kernels.
+    callers that may run other kernels (the honest player's ``evaluate``).
     """
     from ..search.compiled import drop_stale_caches, is_compiled
 

@@ -15,12 +15,14 @@ checks verdict, nodes, line and every array it returns on deals of 1, 2 and
 - it was built from the kernel sources of this checkout: it holds the
   SHA-256 of those files (``source_key``), and an edit to any of them makes
   the search fall back to numba's kernel until the next build;
-- the search runs in the main thread: the extension holds Python's lock
-  while it runs, so threads that search side by side (the honest advisor's
-  samples) keep numba's kernels, which let go of it;
-- the system has ``os.memfd_create`` (Linux), through which Ctrl-C reaches
-  the running kernel (``interrupt.run_native``);
 - ``SPIDERSOLVE_NATIVE`` is not ``0`` (tests set it to compare the two).
+
+The extension lets go of Python's lock while it searches, as numba's ``nogil``
+kernels do (``_releasing_the_gil``), so it runs on any thread: the honest
+advisor's searches side by side on the cores, and Ctrl-C reaches it as it
+reaches numba's kernels, through the stop flag ``interrupt.run_kernel``
+passes. An extension built before it let go of the lock has another
+``source_key`` (``BUILD``), so it is not used.
 
 Otherwise nothing changes: numba's kernel runs, as before. ``numba.pycc`` is
 pending deprecation in numba; if a later numba drops it, the build says so
@@ -29,13 +31,13 @@ and the search stays with numba's kernels.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import os
 import shutil
 import sys
 import tempfile
-import threading
 import time
 import warnings
 from pathlib import Path
@@ -52,15 +54,17 @@ EXPORTS = {
     ),
 }
 DISABLE = "SPIDERSOLVE_NATIVE"  # "0": always numba's kernels
+# How the extension is built, part of its key: one built otherwise is not used.
+BUILD = "pycc, releases the GIL"
 
 _loaded: dict = {}
 
 
 def source_key() -> int:
-    """The SHA-256 of the kernel sources and their names, as a signed 64-bit number."""
+    """The SHA-256 of ``BUILD``, the kernel sources and their names, as a signed 64-bit number."""
     from .compiled import _PACKAGE, kernel_sources
 
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(BUILD.encode() + b"\0")
     for path in sorted(kernel_sources("search")):
         digest.update(str(path.relative_to(_PACKAGE)).encode())
         digest.update(b"\0")
@@ -84,12 +88,8 @@ def _module():
 
 
 def native_kernel(name: str):
-    """The compiled kernel ``name`` of ``EXPORTS`` if this process can use it, else None."""
+    """The compiled kernel ``name`` of ``EXPORTS`` if it is built and current, else None."""
     if os.environ.get(DISABLE, "") == "0":
-        return None
-    if threading.current_thread() is not threading.main_thread():
-        return None
-    if not hasattr(os, "memfd_create"):
         return None
     module = _module()
     return getattr(module, name, None) if module is not None else None
@@ -98,18 +98,12 @@ def native_kernel(name: str):
 def run_search_kernel(fallback, *args):
     """``fallback(*args, stop)`` (a numba kernel), or its compiled twin when usable.
 
-    Both stop on Ctrl-C (``interrupt.run_kernel``, ``interrupt.run_native``);
-    a compiled search that another signal stopped runs again with numba's.
+    Either is run by ``interrupt.run_kernel``, which stops it on Ctrl-C.
     """
-    from ..interrupt import StoppedBySignal, run_kernel, run_native
+    from ..interrupt import run_kernel
 
     native = native_kernel(fallback.__name__)
-    if native is not None:
-        try:
-            return run_native(native, *args)
-        except StoppedBySignal:  # another signal than Ctrl-C stopped it: search again
-            pass
-    return run_kernel(fallback, *args)
+    return run_kernel(fallback if native is None else native, *args)
 
 
 def _key_function(value: int):
@@ -117,6 +111,32 @@ def _key_function(value: int):
         return value
 
     return source_key
+
+
+@contextlib.contextmanager
+def _releasing_the_gil():
+    """Make ``numba.pycc`` build wrappers that let go of Python's lock while a kernel runs.
+
+    ``numba.pycc`` has no option for it: its compiler builds every export with
+    a fresh ``Flags()``, whose ``release_gil`` (``nogil=True`` in ``njit``) is
+    off. For the length of the build its ``Flags`` is one with it on; the
+    wrapper then releases the lock around the call, as a ``nogil`` dispatcher
+    does, so searches on several threads run side by side.
+    """
+    from numba.pycc import compiler
+
+    original = compiler.Flags
+
+    class Flags(original):  # type: ignore[misc, valid-type]
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.release_gil = True
+
+    compiler.Flags = Flags
+    try:
+        yield
+    finally:
+        compiler.Flags = original
 
 
 def build(folder: Path | None = None) -> Path:
@@ -145,7 +165,7 @@ def build(folder: Path | None = None) -> Path:
         for name, (_, _, signature) in EXPORTS.items():
             cc.export(name, signature)(kernels[name])
         cc.export("source_key", "int64()")(_key_function(key))
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), _releasing_the_gil():
             warnings.simplefilter("ignore")
             cc.compile()
         built = Path(scratch) / cc.output_file
