@@ -241,6 +241,13 @@ def test_stats_counts_the_deals_an_interrupted_retry_left(results):
     report = json.loads(CliRunner().invoke(cli, ["stats", str(results), "--json"]).stdout)
     # deals, each once: a deal still to retry is missing though its first row is there
     assert (report["planned"], report["missing"]) == (12, len(again) - 2)
+    # in words: no deal lacks its first row, so the note names the retries
+    text = " ".join(CliRunner().invoke(cli, ["stats", str(results)]).stdout.split())
+    assert (
+        f"note: {len(again) - 2} of the 12 deals planned have their first rows but not "
+        "all the --retry rows planned for them (a stopped ladder?)"
+    ) in text
+    assert "an interrupted run" not in text
     assert batch(results, "--retry", "20000").stdout.startswith(
         f"retry at 20,000 nodes: {len(again)} deals left unknown at 1,250, 2 already done, "
         f"{len(again) - 2} solved now"

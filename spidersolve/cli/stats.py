@@ -20,6 +20,27 @@ from .options import NodeCount, OutputPath, check_search_memory, parse_budgets, 
 results_argument = click.argument("results", metavar="RESULTS")
 
 
+def _missing_note(planned: tuple[int, int, int] | None) -> str | None:
+    """What ``missing_count`` found missing, in words (None if nothing is)."""
+    if not planned or not planned[1]:
+        return None
+    total, lacking, unstarted = planned
+    lines = []
+    if unstarted:
+        lines.append(
+            f"note: {unstarted:,} of the {total:,} deals planned by the runs that "
+            "wrote these results are missing (an interrupted run?): the same batch "
+            "command solves them"
+        )
+    if lacking > unstarted:
+        lines.append(
+            f"note: {lacking - unstarted:,} of the {total:,} deals planned have their "
+            "first rows but not all the --retry rows planned for them (a stopped "
+            "ladder?): the same batch command runs the rest"
+        )
+    return "\n".join(lines)
+
+
 @click.command("stats")
 @results_argument
 @click.option(
@@ -80,13 +101,7 @@ def stats(results, by, budgets, as_json, as_csv, plot):
     from ..stats.batch import missing_count
 
     planned = missing_count(everything, runs)
-    note = None
-    if planned and planned[1]:
-        note = (
-            f"note: {planned[1]:,} of the {planned[0]:,} deals planned by the runs that "
-            "wrote these results are missing (an interrupted run?): the same batch "
-            "command solves them"
-        )
+    note = _missing_note(planned)
     frame, honest = split_players(everything)
     # unknown before the node limit: a --search-memory cap stopped the search
     early = (

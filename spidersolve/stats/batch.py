@@ -396,19 +396,26 @@ def planned_keys(runs: list[dict], frame=None) -> set | None:
     return keys
 
 
-def missing_count(frame, runs: list[dict]) -> tuple[int, int] | None:
-    """(deals planned by the runs, how many of them have no row), or None if unknown."""
+def missing_count(frame, runs: list[dict]) -> tuple[int, int, int] | None:
+    """(deals planned by the runs, how many of them lack a planned row, how many of
+    those have no row at all), or None if unknown.
+
+    A deal retried at a larger limit or with another search (``--retry``) is
+    planned once per rung, but counted once: it lacks a row if any of its
+    planned rows is missing. One that has its first row but not all its
+    retries' is a stopped ladder's, not an interrupted first run's.
+    """
     keys = planned_keys(runs, frame)
     if not keys:
         return None
-    # a deal retried at a larger limit or with another search (``--retry``) is
-    # planned once per rung, but counted once: missing if any of its planned rows is
     deal = [i for i, name in enumerate(KEY) if name not in ("node_limit", "search")]
 
     def deals(some) -> set:
         return {tuple(k[i] for i in deal) for k in some}
 
-    return len(deals(keys)), len(deals(keys - _keys(frame)))
+    have = _keys(frame)
+    lacking = deals(keys - have)
+    return len(deals(keys)), len(lacking), len(lacking - deals(have))
 
 
 def report_dict(report: BatchReport) -> dict:
