@@ -27,6 +27,7 @@ once, and the pool is shut down before ``KeyboardInterrupt`` goes on.
 from __future__ import annotations
 
 import threading
+import time
 
 import numpy as np
 
@@ -40,6 +41,7 @@ def new_flag() -> np.ndarray:
 
 
 _local = threading.local()  # .stop: the flag of the ThreadPool this thread works for
+_helper_cpu = 0.0  # CPU seconds of the main thread's kernels on helper threads (thread_cpu)
 
 
 def run_kernel(kernel, *args):
@@ -52,14 +54,18 @@ def run_kernel(kernel, *args):
     if threading.current_thread() is not threading.main_thread():
         shared = getattr(_local, "stop", None)
         return kernel(*args, new_flag() if shared is None else shared)
+    global _helper_cpu
     stop = new_flag()
     box: dict = {}
 
     def target():
+        started = time.thread_time()
         try:
             box["value"] = kernel(*args, stop)
         except BaseException as err:  # handed to the caller's thread below
             box["error"] = err
+        finally:
+            box["cpu"] = time.thread_time() - started
 
     worker = threading.Thread(target=target, name="spidersolve-kernel", daemon=True)
     worker.start()
@@ -69,9 +75,23 @@ def run_kernel(kernel, *args):
         stop[0] = 1
         worker.join()
         raise
+    finally:
+        _helper_cpu += box.get("cpu", 0.0)
     if "error" in box:
         raise box["error"]
     return box["value"]
+
+
+def thread_cpu() -> float:
+    """CPU seconds of the calling thread, with those of the kernels it ran on helper threads.
+
+    In the main thread ``run_kernel`` runs a kernel on a helper thread, whose
+    CPU time ``time.thread_time()`` does not see; it is counted here, so a
+    batch row's ``cpu_seconds`` is the search's whichever thread ran it.
+    Compare two readings: only their difference means anything.
+    """
+    own = time.thread_time()
+    return own + _helper_cpu if threading.current_thread() is threading.main_thread() else own
 
 
 class ThreadPool:

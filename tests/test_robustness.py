@@ -81,6 +81,24 @@ def test_the_kernels_of_a_thread_pool_share_its_stop_flag():
     assert box[0] is not pool.stop and int(box[0][0]) == 0
 
 
+def test_thread_cpu_counts_a_kernel_run_on_a_helper_thread():
+    """In the main thread run_kernel runs the kernel on a helper thread (for Ctrl-C):
+    its CPU time is the caller's, as a batch row's cpu_seconds needs."""
+    from spidersolve.interrupt import run_kernel, thread_cpu
+
+    spent = {}
+
+    def kernel(stop):
+        started = time.thread_time()
+        while time.thread_time() - started < 0.05:
+            pass
+        spent["cpu"] = time.thread_time() - started
+
+    before, own = thread_cpu(), time.thread_time()
+    run_kernel(kernel)
+    assert thread_cpu() - before >= spent["cpu"] > time.thread_time() - own
+
+
 @pytest.mark.parametrize("engine", ["kernel", "reference"])
 def test_ctrl_c_stops_a_deep_perft_bug(engine):
     status, err, seconds = interrupt(["perft", "SP1-S4C-AAAAABA", "10", "--engine", engine])

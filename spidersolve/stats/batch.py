@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from .. import __version__
+from ..interrupt import thread_cpu
 from .backends import InlineBackend
 from .plan import (
     MAX_TASKS,
@@ -57,12 +58,12 @@ def solve_task(task: Task, solver: Callable | None = None) -> dict:
     if task.player == "honest":
         return play_task(task)
     solve = solver or _default_solver()
-    cpu = time.thread_time()  # the search runs in this thread, whatever the backend
+    cpu = thread_cpu()  # the search runs for this thread, whatever the backend
     if task.search == DEFAULT_SEARCH:
         result = solve(task.position(), nodes=task.node_limit)
     else:  # a rung of --retry that runs another search configuration
         result = solve(task.position(), nodes=task.node_limit, weights=task.search)
-    cpu = time.thread_time() - cpu
+    cpu = thread_cpu() - cpu
     won = result.verdict == "won"
     line = list(result.line) if won and result.line is not None else None
     return {
@@ -99,9 +100,9 @@ def play_task(task: Task) -> dict:
     from ..state import Game
 
     position = task.position()
-    cpu = time.thread_time()  # one thread plays the game and runs its searches
+    cpu = thread_cpu()  # one thread plays the game and runs its searches
     result = play_honest(position, samples=task.samples, seed=task.seed, nodes=task.node_limit)
-    cpu = time.thread_time() - cpu
+    cpu = thread_cpu() - cpu
     verify_line(Game.start(position), result.line, result.result == "won")
     return {
         "source": task.source,
