@@ -68,7 +68,7 @@ HONEST_SAMPLES = 8
 HONEST_NODES = {1: 2_000, 2: 4_000, 4: 10_000}  # per sample search, by the number of suits
 HONEST_TOP = 6  # candidates scored by ``compare`` and ``bandit``
 # Prepared reveals scored beside them, by the number of suits (``_prepared_reveals``):
-# measured on one and two suits only (docs/honest.md), so none with four.
+# none with four, where they lost games on training deals (docs/honest.md).
 HONEST_PREPARED = {1: 3, 2: 3, 4: 0}
 # ... and, when every candidate deals, the tidiest tables to deal on (docs/honest.md)
 HONEST_PREPARED_DEALS = {1: 0, 2: 0, 4: 3}
