@@ -46,9 +46,12 @@ def write_atomic(path, write: Callable, text: bool = False) -> None:
     """Call ``write(handle)`` on a temporary file, then rename it to ``path``.
 
     ``text``: the handle is a UTF-8 text file (newlines untranslated);
-    otherwise it is binary. The file is created with mode 0644 less the umask.
-    Raises ``OSError`` (strerror "not a regular file") for a path that is
-    there and is not a regular file, before anything is written.
+    otherwise it is binary. A new file gets mode 0644 less the umask; a file
+    written again keeps its mode. Raises ``OSError`` before anything is
+    written for a path that is there and is not a regular file (strerror
+    "not a regular file") or that this process may not write (EACCES,
+    "read-only file"): a rename would replace even a file its owner made
+    read-only.
     """
     path = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
     try:
@@ -57,10 +60,13 @@ def write_atomic(path, write: Callable, text: bool = False) -> None:
         mode = None  # not there: the temporary file below fails if it cannot be made
     if mode is not None and not stat.S_ISREG(mode):
         raise OSError(errno.EEXIST, "not a regular file", str(path))
+    if mode is not None and not os.access(path, os.W_OK):
+        raise OSError(errno.EACCES, "read-only file", str(path))
     folder = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=temp_prefix(path), suffix=".tmp", dir=folder)
     try:
-        os.fchmod(fd, 0o644 & ~_UMASK)  # mkstemp makes 0600
+        # mkstemp makes 0600
+        os.fchmod(fd, stat.S_IMODE(mode) if mode is not None else 0o644 & ~_UMASK)
         if text:
             handle = os.fdopen(fd, "w", encoding="utf-8", newline="")
         else:
@@ -107,6 +113,8 @@ def output_problem(path: str, folder: bool = False) -> str | None:
             return f"'{shown(path)}' is a folder, not a file"
         if not folder and not stat.S_ISREG(mode):
             return f"'{shown(path)}' is not a regular file"
+        if not os.access(target, os.W_OK | (os.X_OK if folder else 0)):
+            return f"cannot write '{shown(path)}': it is read-only"
         return None
     above = Path(os.path.realpath(target)).parent if os.path.islink(target) else target.parent
     if folder:  # made with its parents: the nearest one there must be a folder
@@ -116,6 +124,8 @@ def output_problem(path: str, folder: bool = False) -> str | None:
         return f"cannot write '{shown(path)}': no such folder '{shown(str(above))}'"
     if not os.path.isdir(above):
         return f"cannot write '{shown(path)}': '{shown(str(above))}' is not a folder"
+    if not os.access(above, os.W_OK | os.X_OK):
+        return f"cannot write '{shown(path)}': the folder '{shown(str(above))}' is read-only"
     return None
 
 

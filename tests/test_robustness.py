@@ -1543,3 +1543,116 @@ def test_autoplay_honest_on_unknown_cards_says_why(tmp_path):
     path = tmp_path / "v.txt"
     path.write_text(visible.to_text())
     assert_error(run("autoplay", str(path), "--honest"), "an honest game is played on the whole")
+
+
+# -- hostile input found on 2026-12-05 ---------------------------------------------------------
+
+HUGE = "9" * 5000  # more digits than Python converts to an int (4,300)
+
+
+def test_play_refuses_a_number_too_long_to_convert():
+    result = run("play", "SP1-S1C-AAAAAAD", "--no-color", input=f"{HUGE}\n1>2x{HUGE}\n{HUGE}>1\n")
+    assert result.exit_code == 0, result.output
+    refusals = [line for line in result.stdout.splitlines() if line.startswith("refused:")]
+    assert len(refusals) == 3 and all(
+        "(5,000 characters)" in r or "1000000000" in r for r in refusals
+    )
+    echoed = [line for line in result.stdout.splitlines() if line.startswith("> ")]
+    assert all(len(line) < 1100 for line in echoed)  # a long line is cut when echoed
+
+
+def test_batch_refuses_a_deal_number_too_long_to_convert(tmp_path):
+    assert_error(
+        run("batch", "--suits", "1", "--deals", f"0:{HUGE}", "--out", str(tmp_path / "r")),
+        "past the last deal number",
+        "(5,002 characters)",
+    )
+    assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize(
+    "shell,words",
+    [
+        ("deal SP1-S1C-AAAAAAD >&-", "error: standard output is closed"),
+        ("deal - <&-", "error: standard input is closed"),
+        ("play SP1-S1C-AAAAAAD <&-", "error: standard input is closed"),
+    ],
+)
+def test_a_closed_standard_stream_is_one_line(shell, words):
+    args = " ".join(CLI[:2]) + " 'from spidersolve.cli.main import main; main()' " + shell
+    out = subprocess.run(["sh", "-c", args], capture_output=True, text=True)
+    assert out.returncode == 2 and out.stderr.splitlines() == [out.stderr.strip()], out.stderr
+    assert out.stderr.startswith(words)
+
+
+def test_a_closed_standard_input_is_no_matter_where_nothing_is_read():
+    args = (
+        " ".join(CLI[:2])
+        + " 'from spidersolve.cli.main import main; main()' deal SP1-S1C-AAAAAAD <&-"
+    )
+    out = subprocess.run(["sh", "-c", args], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.startswith("spider 1 classic"), out.stderr
+
+
+def test_a_missing_choice_option_is_one_line():
+    assert_error(run("code", "--deal", "3"), "Missing option '--suits'. Choose from: 1, 2, 4")
+
+
+def test_a_read_only_output_file_is_refused_and_kept(tmp_path, monkeypatch):
+    from spidersolve import files
+
+    target = tmp_path / "page.html"
+    target.write_text("mine")
+    target.chmod(0o444)
+    real = os.access
+    monkeypatch.setattr(
+        files.os, "access", lambda p, m: False if str(p) == str(target) else real(p, m)
+    )
+    assert files.output_problem(str(target)).endswith("': it is read-only")
+    assert_error(run("show", "SP1-S1C-AAAAAAD", "1>8", "--html", str(target)), "read-only")
+    with pytest.raises(OSError, match="read-only file"):
+        files.write_atomic(target, lambda handle: handle.write(b"theirs"))
+    assert target.read_text() == "mine" and [p.name for p in tmp_path.iterdir()] == ["page.html"]
+
+
+def test_a_file_written_again_keeps_its_mode(tmp_path):
+    from spidersolve import files
+
+    target = tmp_path / "hints.csv"
+    target.write_text("old")
+    target.chmod(0o600)
+    files.write_text_atomic(target, "new")
+    assert target.read_text() == "new" and (target.stat().st_mode & 0o777) == 0o600
+
+
+def test_a_read_only_folder_is_refused_before_any_work(tmp_path, monkeypatch):
+    from spidersolve import files
+
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    real = os.access
+    monkeypatch.setattr(
+        files.os, "access", lambda p, m: False if str(p) == str(folder) else real(p, m)
+    )
+    # (a long path is cut in the message: the ends are compared)
+    assert files.output_problem(str(folder), folder=True).endswith("': it is read-only")
+    inside = files.output_problem(str(folder / "new"), folder=True)
+    assert "': the folder '" in inside and inside.endswith("' is read-only")
+
+
+def test_the_console_script_handles_signals_while_it_loads():
+    """The installed script is cli.entry's; its loading-time handler ends the process
+    with the command line's line and status."""
+    from importlib.metadata import entry_points
+
+    (script,) = [e for e in entry_points(group="console_scripts") if e.name == "spidersolve"]
+    assert script.value == "spidersolve.cli.entry:main"
+    code = (
+        "import os, signal, time\n"
+        "from spidersolve.cli import entry\n"
+        "signal.signal(signal.SIGINT, entry._stop_while_loading)\n"
+        "os.kill(os.getpid(), signal.SIGINT)\n"
+        "time.sleep(5)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert (out.returncode, out.stderr) == (130, "error: interrupted\n")

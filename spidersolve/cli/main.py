@@ -109,7 +109,8 @@ class SpiderGroup(click.Group):
         except click.ClickException as err:  # UsageError, BadParameter, ...
             where = getattr(err, "ctx", None)
             hint = f" (see '{where.command_path} --help')" if where is not None else ""
-            click.echo(f"error: {err.format_message()}{hint}", err=True)
+            message = " ".join(err.format_message().split())  # click may list choices on lines
+            click.echo(f"error: {message}{hint}", err=True)
             sys.exit(2)
         except click.Abort as err:
             cause = err.__context__
@@ -151,6 +152,10 @@ def main(argv=None):
     # does (the kernels stop on their flag, a batch ends its workers), where by
     # default it killed the process mid-step; the main thread only (signal's rule),
     # and put back after, for a caller that runs main() in its own process
+    if sys.stdout is None:  # started with it closed (``>&-``): every command prints
+        if sys.stderr is not None:
+            print("error: standard output is closed", file=sys.stderr)
+        sys.exit(2)
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminate) if main_thread else None
     try:

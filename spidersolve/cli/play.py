@@ -59,6 +59,8 @@ def play(source, after, suits, relaxed, words, no_color):
     hidden. At the end (quit, a win or the end of the input) the last line
     printed is 'line:' and the actions played, --after included, to replay them.
     """
+    if sys.stdin is None:  # started with standard input closed: no command can come
+        fail("standard input is closed: play reads its commands from it")
     style = terminal_style(sys.stdout, no_color)
     try:
         session, opening = _session(source, after, suits, relaxed, words, style)
@@ -152,6 +154,9 @@ def _ctrl_c_ends_the_game():
             raise
 
 
+ECHO_LIMIT = 1000  # characters of a piped command echoed after '> '
+
+
 def _play_from_a_pipe(session: PlaySession) -> None:
     with _ctrl_c_ends_the_game():
         while not session.finished:
@@ -159,8 +164,8 @@ def _play_from_a_pipe(session: PlaySession) -> None:
             if not command:
                 break
             command = command.strip(" \t\r\n")  # ASCII white space, as the commands
-            if command:
-                click.echo(f"> {shown(command, max(80, len(command)))}")
+            if command:  # echoed whole, but a line longer than any command is cut
+                click.echo(f"> {shown(command, ECHO_LIMIT)}")
             answer = session.handle(command)
             if answer:
                 click.echo(answer)

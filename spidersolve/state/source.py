@@ -26,6 +26,8 @@ def decode_text(data: bytes, where: str) -> str:
 
 def read_stdin() -> str:
     """All of standard input as UTF-8 text."""
+    if sys.stdin is None:  # started with standard input closed
+        raise SpiderError("standard input is closed: there is nothing to read from '-'")
     stream = getattr(sys.stdin, "buffer", None)
     if stream is None:
         return sys.stdin.read()

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from ..errors import SpiderError
+from ..errors import SpiderError, shown
 from ..state.codes import MAX_DEAL, GameCode, PysolDeal
 from .schema import DEFAULT_SEARCH, KEY, PLAYERS, SOURCES
 
@@ -46,7 +46,9 @@ def deal_ranges(text: str) -> list[tuple[int, int]]:
         if len(parts) not in (1, 2) or not all(
             p.strip().isascii() and p.strip().isdigit() for p in parts
         ):
-            raise SpiderError(f"'{token}' is not a deal number or a range A:B")
+            raise SpiderError(f"'{shown(token)}' is not a deal number or a range A:B")
+        if any(len(part.strip()) > 20 for part in parts):  # past every deal number
+            raise SpiderError(f"'{shown(token)}' is past the last deal number")
         bounds = [int(part) for part in parts]
         if len(bounds) == 1:
             ranges.append((bounds[0], bounds[0] + 1))
