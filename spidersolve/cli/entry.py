@@ -20,9 +20,7 @@ import sys
 
 def _stop_while_loading(signum, frame):
     words, status = (
-        ("terminated", 128 + signal.SIGTERM)
-        if signum == signal.SIGTERM
-        else ("interrupted", 130)
+        ("terminated", 128 + signal.SIGTERM) if signum == signal.SIGTERM else ("interrupted", 130)
     )
     try:
         os.write(2, f"error: {words}\n".encode())

@@ -97,7 +97,6 @@ def _number(digits: str) -> int:
     return int(digits) if len(digits) <= _DIGITS else 10**_DIGITS
 
 
-
 class PlaySession(CardNaming):
     """One game played command by command.
 
