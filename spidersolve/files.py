@@ -85,6 +85,11 @@ def write_atomic(path, write: Callable, text: bool = False) -> None:
     sync_dir(folder)
 
 
+def _names_a_folder(path: str) -> bool:
+    """The name ends with a path separator, so it can only name a folder."""
+    return path.endswith(("/", os.sep)) or (os.altsep is not None and path.endswith(os.altsep))
+
+
 def output_problem(path: str, folder: bool = False) -> str | None:
     """Why ``path`` cannot be written (a file, or with ``folder`` a folder to
     make or fill), or None when nothing stands in the way yet.
@@ -99,6 +104,8 @@ def output_problem(path: str, folder: bool = False) -> str | None:
     """
     if not path:
         return "an empty name"
+    if not folder and _names_a_folder(path):
+        return f"cannot write '{shown(path)}': a name that ends with '/' is a folder's"
     target = Path(path)
     try:
         mode = os.stat(target).st_mode
@@ -132,6 +139,10 @@ def output_problem(path: str, folder: bool = False) -> str | None:
 def write_asked(path, write: Callable, text: bool = False) -> Path:
     """``write_atomic`` for a file a person asked for: a failure is a
     ``SpiderError`` naming the file, and no temporary file is left behind."""
+    if _names_a_folder(str(path)):  # Path() would drop the slash and write the file
+        raise SpiderError(
+            f"cannot write '{shown(str(path))}': a name that ends with '/' is a folder's"
+        )
     path = Path(path)
     try:
         write_atomic(path, write, text=text)

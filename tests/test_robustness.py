@@ -1656,3 +1656,16 @@ def test_the_console_script_handles_signals_while_it_loads():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert (out.returncode, out.stderr) == (130, "error: interrupted\n")
+
+
+def test_a_file_name_ending_with_a_slash_is_refused(tmp_path):
+    name = f"{tmp_path}/page.html/"
+    assert_error(run("show", "SP1-S1C-AAAAAAD", "1>8", "--html", name), "is a folder's")
+    result = run("play", "SP1-S1C-AAAAAAD", "--no-color", input=f"save {tmp_path}/game.txt/\n")
+    assert "is a folder's" in result.stdout
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_unreadable_results_file_names_the_repair(tmp_path):
+    (tmp_path / "results.parquet").write_bytes(b"")
+    assert_error(run("stats", str(tmp_path)), "cannot read results file", "with --repair")

@@ -133,6 +133,9 @@ _READ: OrderedDict[Path, tuple[bytes, pd.DataFrame, str]] = OrderedDict()
 _READ_KEEP = 8
 
 
+REPAIR_HINT = "the same batch command with --repair sets it aside and solves its deals again"
+
+
 def read_file(path: Path) -> tuple[pd.DataFrame, dict]:
     """One results file: its rows and its metadata, checked (see the module docstring)."""
     path = Path(path)
@@ -164,7 +167,7 @@ def _read_checked(path: Path, data: bytes) -> tuple[pd.DataFrame, dict]:
     except Exception as err:  # pyarrow raises many kinds on a damaged file
         # pyarrow names the source it read, here the buffer, not the file.
         why = _one_line(err).replace("Could not open Parquet input source '<Buffer>': ", "")
-        raise ResultsError(f"cannot read results file '{path}': {why}") from None
+        raise ResultsError(f"cannot read results file '{path}': {why}; {REPAIR_HINT}") from None
     try:
         had = table.schema.names
         for name, (value, kind) in ADDED.items():  # a file from before the column
@@ -199,8 +202,7 @@ def _checked(table: pa.Table, hashed: list[str] = COLUMNS) -> tuple[pd.DataFrame
     if stored is not None and stored != content_hash(table, meta, hashed):
         raise ResultsError(
             " is damaged: its rows or metadata do not match the checksum "
-            "(sha256) written with them; the same batch command with --repair "
-            "sets it aside and solves its deals again"
+            f"(sha256) written with them; {REPAIR_HINT}"
         )
     frame = table_frame(table)
     problem = row_problem(frame)
