@@ -51,3 +51,18 @@ class Terminated(KeyboardInterrupt):
     Defined here, with no import, so that the command line can catch it
     before numpy is loaded (``spidersolve.interrupt`` names it too).
     """
+
+
+def comma_items(text: str) -> list[str]:
+    """The items of a comma-separated list, stripped; an empty item is an error
+    (``"1,,2"``, ``"1,2,"``: a typing slip, not a way to say nothing).
+
+    >>> comma_items("1, 2")
+    ['1', '2']
+    """
+    items = [item.strip() for item in str(text).split(",")]
+    if not any(items):
+        raise SpiderError("nothing given")
+    if not all(items):
+        raise SpiderError(f"an empty item in '{shown(str(text))}' (items are joined by commas)")
+    return items

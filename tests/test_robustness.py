@@ -1669,3 +1669,21 @@ def test_a_file_name_ending_with_a_slash_is_refused(tmp_path):
 def test_an_unreadable_results_file_names_the_repair(tmp_path):
     (tmp_path / "results.parquet").write_bytes(b"")
     assert_error(run("stats", str(tmp_path)), "cannot read results file", "with --repair")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["batch", "--suits", "1", "--deals", "0:3,,4"],
+        ["batch", "--suits", "1,,2", "--deals", "0:2"],
+        ["batch", "--suits", "1,2,", "--deals", "0:2"],
+    ],
+)
+def test_an_empty_item_in_a_list_is_one_line(args, tmp_path):
+    assert_error(run(*args, "--out", str(tmp_path / "r")), "an empty item in")
+    assert not (tmp_path / "r").exists()
+
+
+def test_an_empty_item_in_stats_lists_is_one_line(tmp_path):
+    for option, value in (("--budgets", "1,,2"), ("--by", "suits,,rules")):
+        assert_error(run("stats", str(tmp_path), option, value), option, "an empty item in")

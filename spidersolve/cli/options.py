@@ -8,7 +8,7 @@ import re
 
 import click
 
-from ..errors import SpiderError, shown
+from ..errors import SpiderError, comma_items, shown
 from ..state import Game, Position, load_source, replay
 from ..state.codes import RULES
 
@@ -180,10 +180,10 @@ def parse_deals(text: str) -> list[int]:
 
 
 def _tokens(text: str, option: str) -> list[str]:
-    tokens = [t.strip() for t in str(text).split(",") if t.strip()]
-    if not tokens:
-        raise SpiderError(f"{option}: nothing given")
-    return tokens
+    try:
+        return comma_items(text)
+    except SpiderError as err:
+        raise SpiderError(f"{option}: {err}") from None
 
 
 def parse_by(text) -> list[str]:
@@ -201,10 +201,8 @@ def parse_budgets(text) -> list[int]:
     if text is None or text == "":
         return []
     out = set()
-    for token in str(text).split(","):
-        token = token.strip().replace("_", "")
-        if not token:
-            continue
+    for token in _tokens(text, "--budgets"):
+        token = token.replace("_", "")
         try:
             value = float(token) if any(c in token for c in ".eE") else int(token)
         except ValueError:

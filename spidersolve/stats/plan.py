@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from ..errors import SpiderError, shown
+from ..errors import SpiderError, comma_items, shown
 from ..state.codes import MAX_DEAL, GameCode, PysolDeal
 from .schema import DEFAULT_SEARCH, KEY, PLAYERS, SOURCES
 
@@ -37,9 +37,7 @@ def deal_ranges(text: str) -> list[tuple[int, int]]:
     >>> deal_ranges("0:3,7")
     [(0, 3), (7, 8)]
     """
-    tokens = [t.strip() for t in str(text).split(",") if t.strip()]
-    if not tokens:
-        raise SpiderError("nothing given")
+    tokens = comma_items(text)
     ranges = []
     for token in tokens:
         parts = token.split(":")

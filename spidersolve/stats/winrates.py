@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ..board import plural
-from ..errors import SpiderError
+from ..errors import SpiderError, comma_items
 from .plan import Rung
 from .schema import DEFAULT_SEARCH
 from .text import align, count_text, interval, pct, plain, secs
@@ -54,7 +54,7 @@ def wilson_interval(k: int, n: int, z: float = Z95) -> tuple[float, float]:
 
 def by_columns(by) -> list[str]:
     """The grouping columns of ``by`` (``"suits,rules"`` or a list), each checked once."""
-    names = [t.strip() for t in (by.split(",") if isinstance(by, str) else by) if t.strip()]
+    names = comma_items(by) if isinstance(by, str) else [t.strip() for t in by if t.strip()]
     for name in names:
         if name not in GROUP_COLUMNS:
             raise SpiderError(f"'{name}' is not a column to group by ({', '.join(GROUP_COLUMNS)})")
