@@ -66,3 +66,18 @@ def comma_items(text: str) -> list[str]:
     if not all(items):
         raise SpiderError(f"an empty item in '{shown(str(text))}' (items are joined by commas)")
     return items
+
+
+LONG_WORD = 200  # characters: a longer run without a space is cut in an error line
+
+
+def error_line(message: str) -> str:
+    """``message`` as one line: white space (click puts choices on lines) made one
+    space, and any word longer than ``LONG_WORD`` (a number of thousands of digits
+    that some option echoed) cut as ``shown`` cuts it.
+
+    >>> error_line("--seed: '" + "9" * 300 + "' is not an integer")
+    "--seed: '999999999999999999999999999999999999999... (302 characters) is not an integer"
+    """
+    words = str(message).split()
+    return " ".join(shown(word) if len(word) > LONG_WORD else word for word in words)

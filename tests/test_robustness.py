@@ -1687,3 +1687,16 @@ def test_an_empty_item_in_a_list_is_one_line(args, tmp_path):
 def test_an_empty_item_in_stats_lists_is_one_line(tmp_path):
     for option, value in (("--budgets", "1,,2"), ("--by", "suits,,rules")):
         assert_error(run("stats", str(tmp_path), option, value), option, "an empty item in")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["hint", "SP1-S1C-AAAAAAD", "--honest", "--seed", HUGE],
+        ["solve", "SP1-S1C-AAAAAAD", "--memory", HUGE],
+        ["perft", "SP1-S1C-AAAAAAD", HUGE],
+    ],
+)
+def test_a_long_value_is_cut_in_the_error_line(args):
+    line = assert_error(run(*args), "(5,002 characters)")
+    assert len(line) < 300

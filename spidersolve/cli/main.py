@@ -13,7 +13,7 @@ import threading
 import click
 
 from .. import __version__
-from ..errors import SpiderError, Terminated, shown
+from ..errors import SpiderError, Terminated, error_line, shown
 
 # click >= 8.2 raises this for a bare ``spidersolve``: show the help, not an error line.
 _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
@@ -88,13 +88,13 @@ class SpiderGroup(click.Group):
             # are written atomically, so there is nothing half-written to clean
             _stopped(err, lambda status: ctx.exit(status))
         except SpiderError as err:
-            click.echo(f"error: {err}", err=True)
+            click.echo(f"error: {error_line(str(err))}", err=True)
             ctx.exit(2)
         except (OSError, MemoryError) as err:
             if getattr(err, "errno", None) == errno.EPIPE:
                 _quiet_stdout()  # a closed pipe (``| head``) is not an error
                 ctx.exit(0)
-            click.echo(f"error: {err or 'out of memory'}", err=True)
+            click.echo(f"error: {error_line(str(err) or 'out of memory')}", err=True)
             ctx.exit(2)
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
@@ -109,8 +109,7 @@ class SpiderGroup(click.Group):
         except click.ClickException as err:  # UsageError, BadParameter, ...
             where = getattr(err, "ctx", None)
             hint = f" (see '{where.command_path} --help')" if where is not None else ""
-            message = " ".join(err.format_message().split())  # click may list choices on lines
-            click.echo(f"error: {message}{hint}", err=True)
+            click.echo(f"error: {error_line(err.format_message())}{hint}", err=True)
             sys.exit(2)
         except click.Abort as err:
             cause = err.__context__

@@ -8,7 +8,7 @@ import re
 
 import click
 
-from ..errors import SpiderError, comma_items, shown
+from ..errors import SpiderError, comma_items, error_line, shown
 from ..state import Game, Position, load_source, replay
 from ..state.codes import RULES
 
@@ -308,7 +308,7 @@ def echo_json(obj) -> None:
 
 def fail(message: str) -> None:
     """Print one ``error:`` line on stderr and exit with status 2."""
-    click.echo(f"error: {message}", err=True)
+    click.echo(f"error: {error_line(message)}", err=True)
     raise SystemExit(2)
 
 
