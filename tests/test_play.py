@@ -640,6 +640,16 @@ def test_a_saved_game_whose_line_does_not_lead_to_its_position_is_refused(tmp_pa
     assert "the line does not replay from SP1-S1C-AAAAAAD" in run_cli([str(path)], []).output
 
 
+def test_a_saved_game_with_two_start_lines_is_refused(tmp_path):
+    path = tmp_path / "game.txt"
+    run_cli(["SP1-S1C-AAAAAAD"], ["1>8", f"save {path}", "quit"])
+    text = path.read_text()
+    path.write_text(text.replace("# start:", "# start: SP1-S1C-AAAAAAB\n# start:", 1))
+    result = run_cli([str(path)], [])
+    assert result.exit_code == 2
+    assert result.output.splitlines() == [f"error: {path}: line 3: a second '# start:' line"]
+
+
 def test_a_saved_game_from_a_position_file_resumes_with_its_counters(tmp_path):
     source = tmp_path / "start.txt"
     source.write_text(position_text({1: "5S", 2: ""}))

@@ -59,9 +59,11 @@ def read_saved_game(text: str, where: str = "saved game") -> SavedGame | None:
     if not lines or lines[0].strip() != SAVED_HEADER:
         return None
     fields = {}
-    for raw in lines[1:]:
+    for number, raw in enumerate(lines[1:], start=2):
         m = re.fullmatch(r"#\s*(start|line|moves|score):(.*)", raw.strip())
         if m:
+            if m.group(1) in fields:  # which one is meant? neither is taken
+                raise SpiderError(f"{where}: line {number}: a second '# {m.group(1)}:' line")
             fields[m.group(1)] = m.group(2).strip()
     try:
         position = Position.from_text(text)
