@@ -604,6 +604,12 @@ def test_an_infinite_budget_is_one_error_line_bug(tmp_path, budgets):
     assert_error(run("stats", str(tmp_path / "r"), "--budgets", budgets), "--budgets")
 
 
+def test_a_budget_past_any_search_says_so(tmp_path):
+    small_batch(tmp_path / "r", "0:1")
+    result = run("stats", str(tmp_path / "r"), "--budgets", "9" * 23)
+    assert_error(result, "is more nodes than any search expands")
+
+
 def test_a_scheduler_address_nothing_listens_at_says_so_bug(tmp_path):
     import socket
 

@@ -207,8 +207,10 @@ def parse_budgets(text) -> list[int]:
             value = float(token) if any(c in token for c in ".eE") else int(token)
         except ValueError:
             raise SpiderError(f"--budgets: '{token}' is not a node count") from None
-        if not math.isfinite(value) or value > 2**62:
+        if not math.isfinite(value):
             raise SpiderError(f"--budgets: '{token}' is not a finite node count")
+        if value > 2**62:
+            raise SpiderError(f"--budgets: '{token}' is more nodes than any search expands")
         if value < 1 or value != int(value):
             raise SpiderError(f"--budgets: '{token}' is not a positive whole node count")
         out.add(int(value))
