@@ -1706,3 +1706,15 @@ def test_an_empty_item_in_stats_lists_is_one_line(tmp_path):
 def test_a_long_value_is_cut_in_the_error_line(args):
     line = assert_error(run(*args), "(5,002 characters)")
     assert len(line) < 300
+
+
+def test_a_source_longer_than_any_position_text_is_refused(tmp_path, monkeypatch):
+    from spidersolve.state import source
+
+    monkeypatch.setattr(source, "MAX_TEXT", 1000)
+    big = tmp_path / "big.txt"
+    big.write_text("#" * 1001)
+    assert_error(run("deal", str(big)), "holds more than", "more than any position text")
+    assert_error(run("deal", "-", input="#" * 1001), "standard input holds more than")
+    small = run("deal", "SP1-S1C-AAAAAAD").stdout
+    assert len(small.encode()) <= 1000 and run("deal", "-", input=small).exit_code == 0

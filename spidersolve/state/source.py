@@ -12,6 +12,17 @@ from .codes import GameCode, PysolDeal
 from .position import Position
 
 WHAT = "a game code (SP1-S4C-AAAAAAD), a PySolFC deal (pysol:4:14934), a position file or '-'"
+# bytes: far more than any position text, comments and a saved game's line included
+MAX_TEXT = 16 << 20
+
+
+def _capped(data: bytes, where: str) -> bytes:
+    """``data``, or an error when it is longer than any position text."""
+    if len(data) > MAX_TEXT:
+        raise SpiderError(
+            f"{where} holds more than {MAX_TEXT >> 20} MiB, more than any position text"
+        )
+    return data
 
 
 def decode_text(data: bytes, where: str) -> str:
@@ -30,8 +41,8 @@ def read_stdin() -> str:
         raise SpiderError("standard input is closed: there is nothing to read from '-'")
     stream = getattr(sys.stdin, "buffer", None)
     if stream is None:
-        return sys.stdin.read()
-    return decode_text(stream.read(), "standard input")
+        return _capped(sys.stdin.read(MAX_TEXT + 1).encode(), "standard input").decode()
+    return decode_text(_capped(stream.read(MAX_TEXT + 1), "standard input"), "standard input")
 
 
 def _kind(source: str) -> str:
@@ -89,8 +100,10 @@ def load_source(source: str) -> tuple[Position, str]:
         return deal.position(), deal.text()
     kind = _kind(source)
     if kind == "file":
+        where = f"position file '{shown(source)}'"
         try:
-            body = decode_text(Path(source).read_bytes(), f"position file '{shown(source)}'")
+            with open(source, "rb") as handle:
+                body = decode_text(_capped(handle.read(MAX_TEXT + 1), where), where)
         except OSError as err:
             raise SpiderError(
                 f"cannot read position file '{shown(source)}': {err.strerror or err}"
