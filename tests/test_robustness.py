@@ -1718,3 +1718,12 @@ def test_a_source_longer_than_any_position_text_is_refused(tmp_path, monkeypatch
     assert_error(run("deal", "-", input="#" * 1001), "standard input holds more than")
     small = run("deal", "SP1-S1C-AAAAAAD").stdout
     assert len(small.encode()) <= 1000 and run("deal", "-", input=small).exit_code == 0
+
+
+def test_play_refuses_a_line_longer_than_any_command(monkeypatch):
+    from spidersolve.cli import play
+
+    monkeypatch.setattr(play, "COMMAND_LIMIT", 50)
+    result = run("play", "SP1-S1C-AAAAAAD", "--no-color", input="1" * 200 + "\n1>8\n")
+    assert "refused: a line of more than 50 characters is no command" in result.stdout
+    assert "> 1>8" in result.stdout and result.stdout.rstrip().endswith("line: 1>8")

@@ -155,14 +155,35 @@ def _ctrl_c_ends_the_game():
 
 
 ECHO_LIMIT = 1000  # characters of a piped command echoed after '> '
+COMMAND_LIMIT = 100_000  # characters: a longer line is no command (a whole game's line is ~1,000)
+
+
+def _read_command() -> str | None:
+    """The next line of standard input, or None at its end; for a line longer
+    than ``COMMAND_LIMIT``, read past in pieces and never held whole, ``""``
+    (a blank line comes back as ``"\\n"``)."""
+    line = sys.stdin.readline(COMMAND_LIMIT + 1)
+    if not line:
+        return None
+    if len(line) > COMMAND_LIMIT and not line.endswith("\n"):
+        rest = line
+        while rest and not rest.endswith("\n"):
+            rest = sys.stdin.readline(1 << 16)
+        return ""  # too long: reported by the caller
+    return line
 
 
 def _play_from_a_pipe(session: PlaySession) -> None:
     with _ctrl_c_ends_the_game():
         while not session.finished:
-            command = sys.stdin.readline()
-            if not command:
+            command = _read_command()
+            if command is None:
                 break
+            if command == "":
+                click.echo(
+                    f"refused: a line of more than {COMMAND_LIMIT:,} characters is no command"
+                )
+                continue
             command = command.strip(" \t\r\n")  # ASCII white space, as the commands
             if command:  # echoed whole, but a line longer than any command is cut
                 click.echo(f"> {shown(command, ECHO_LIMIT)}")
