@@ -85,9 +85,12 @@ def write_atomic(path, write: Callable, text: bool = False) -> None:
     sync_dir(folder)
 
 
-def _names_a_folder(path: str) -> bool:
-    """The name ends with a path separator, so it can only name a folder."""
-    return path.endswith(("/", os.sep)) or (os.altsep is not None and path.endswith(os.altsep))
+def _folder_name_problem(path: str) -> str | None:
+    """Why ``path`` cannot name a file when it ends with a path separator (``Path``
+    would drop it and write the file), else None."""
+    if path.endswith(("/", os.sep)) or (os.altsep is not None and path.endswith(os.altsep)):
+        return f"cannot write '{shown(path)}': a name that ends with '/' is a folder's"
+    return None
 
 
 def output_problem(path: str, folder: bool = False) -> str | None:
@@ -104,8 +107,9 @@ def output_problem(path: str, folder: bool = False) -> str | None:
     """
     if not path:
         return "an empty name"
-    if not folder and _names_a_folder(path):
-        return f"cannot write '{shown(path)}': a name that ends with '/' is a folder's"
+    problem = None if folder else _folder_name_problem(path)
+    if problem:
+        return problem
     target = Path(path)
     try:
         mode = os.stat(target).st_mode
@@ -139,10 +143,9 @@ def output_problem(path: str, folder: bool = False) -> str | None:
 def write_asked(path, write: Callable, text: bool = False) -> Path:
     """``write_atomic`` for a file a person asked for: a failure is a
     ``SpiderError`` naming the file, and no temporary file is left behind."""
-    if _names_a_folder(str(path)):  # Path() would drop the slash and write the file
-        raise SpiderError(
-            f"cannot write '{shown(str(path))}': a name that ends with '/' is a folder's"
-        )
+    problem = _folder_name_problem(str(path))
+    if problem:
+        raise SpiderError(problem)
     path = Path(path)
     try:
         write_atomic(path, write, text=text)

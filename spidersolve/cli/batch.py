@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from ..board import plural
-from ..errors import SpiderError, shown
+from ..errors import SpiderError, comma_items, shown
 from ..search.honest import HONEST_NODES, HONEST_SAMPLES, KNOWN_NODES
 from ..search.memory import (
     NODE_COST_TEXT,
@@ -228,12 +228,13 @@ def batch(
             raise SpiderError("--retry is for --player solver")
         if repair:
             raise SpiderError("--retry and --repair: repair first, without --retry")
-        items = retry.split(",")
-        if not all(t.strip() for t in items):
+        try:
+            items = comma_items(retry)
+        except SpiderError:
             raise SpiderError(
                 f"--retry: an empty rung in '{shown(retry)}' (rungs are N or N@NAME, "
                 "joined by commas)"
-            )
+            ) from None
         rungs = retry_budgets(limit, [_rung(t) for t in items])
     tasks = plan(source, suit_list, rule_list, deal_list, limit, player, samples, seed)
     if rungs:

@@ -16,8 +16,9 @@ WHAT = "a game code (SP1-S4C-AAAAAAD), a PySolFC deal (pysol:4:14934), a positio
 MAX_TEXT = 16 << 20
 
 
-def _capped(data: bytes, where: str) -> bytes:
-    """``data``, or an error when it is longer than any position text."""
+def _capped(data, where: str):
+    """``data`` (bytes, or text read as text), or an error when it is longer than
+    any position text."""
     if len(data) > MAX_TEXT:
         raise SpiderError(
             f"{where} holds more than {MAX_TEXT >> 20} MiB, more than any position text"
@@ -41,7 +42,7 @@ def read_stdin() -> str:
         raise SpiderError("standard input is closed: there is nothing to read from '-'")
     stream = getattr(sys.stdin, "buffer", None)
     if stream is None:
-        return _capped(sys.stdin.read(MAX_TEXT + 1).encode(), "standard input").decode()
+        return _capped(sys.stdin.read(MAX_TEXT + 1), "standard input")
     return decode_text(_capped(stream.read(MAX_TEXT + 1), "standard input"), "standard input")
 
 
