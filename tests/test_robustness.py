@@ -1582,6 +1582,16 @@ def test_batch_refuses_a_deal_number_too_long_to_convert(tmp_path):
         ("deal SP1-S1C-AAAAAAD >&-", "error: standard output is closed"),
         ("deal - <&-", "error: standard input is closed"),
         ("play SP1-S1C-AAAAAAD <&-", "error: standard input is closed"),
+        # a full disk (or device) names standard output, once, at any size of output
+        ("deal SP1-S1C-AAAAAAD >/dev/full", "error: cannot write to standard output: No space"),
+        (
+            "codes --suits 1 --count 3 >/dev/full",
+            "error: cannot write to standard output: No space",
+        ),
+        (
+            "codes --suits 1 --count 5000 >/dev/full",
+            "error: cannot write to standard output: No space",
+        ),
     ],
 )
 def test_a_closed_standard_stream_is_one_line(shell, words):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import errno
 import importlib
+import io
 import os
 import signal
 import sys
@@ -94,7 +95,7 @@ class SpiderGroup(click.Group):
             if getattr(err, "errno", None) == errno.EPIPE:
                 _quiet_stdout()  # a closed pipe (``| head``) is not an error
                 ctx.exit(0)
-            click.echo(f"error: {error_line(str(err) or 'out of memory')}", err=True)
+            click.echo(f"error: {error_line(_os_message(err))}", err=True)
             ctx.exit(2)
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
@@ -133,6 +134,49 @@ def _quiet_stdout() -> None:
         pass
 
 
+STDOUT = "standard output"  # the file name of an OSError raised writing it
+
+
+class _StdoutRaw(io.FileIO):
+    """Standard output's file descriptor, whose write errors name it."""
+
+    def write(self, data):
+        try:
+            return super().write(data)
+        except OSError as err:
+            raise OSError(err.errno, err.strerror, STDOUT) from None
+
+
+def _naming_stdout():
+    """``sys.stdout`` on a ``_StdoutRaw``, or None where it is a terminal or no file.
+
+    A full disk or a broken device then says ``cannot write to standard
+    output`` rather than a bare errno (a file's write errors name the file).
+    """
+    try:
+        if sys.stdout is not sys.__stdout__ or sys.stdout.isatty():
+            return None
+        fd = sys.stdout.fileno()
+        sys.stdout.flush()
+    except (OSError, ValueError, AttributeError):
+        return None
+    return io.TextIOWrapper(
+        io.BufferedWriter(_StdoutRaw(fd, "w", closefd=False)),
+        encoding=sys.stdout.encoding,
+        errors=sys.stdout.errors,
+        line_buffering=sys.stdout.line_buffering,
+    )
+
+
+def _os_message(err: BaseException) -> str:
+    """The error line's text for ``err``; a write to standard output that failed also
+    points it at /dev/null, so that what is left in its buffer is not written again."""
+    if isinstance(err, OSError) and err.filename == STDOUT:
+        _quiet_stdout()
+        return f"cannot write to {STDOUT}: {err.strerror}"
+    return str(err) or "out of memory"
+
+
 def _terminate(signum, frame):
     raise Terminated()
 
@@ -157,6 +201,9 @@ def main(argv=None):
         sys.exit(2)
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminate) if main_thread else None
+    original, named = sys.stdout, _naming_stdout()
+    if named is not None:
+        sys.stdout = named
     try:
         try:
             cli.main(args=argv, prog_name="spidersolve", standalone_mode=True)
@@ -167,6 +214,11 @@ def main(argv=None):
         sys.exit(0)
     except KeyboardInterrupt as err:
         _stopped(err, sys.exit)
+    except OSError as err:  # the last flush
+        print(f"error: {error_line(_os_message(err))}", file=sys.stderr)
+        sys.exit(2)
     finally:
+        if named is not None:
+            sys.stdout = original
         if main_thread and previous is not None:
             signal.signal(signal.SIGTERM, previous)
