@@ -138,6 +138,26 @@ def test_bad_action_notation_is_refused(text):
         Action.parse(text)
 
 
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("1>2x1000", "1000 cards is more than a column holds (at most 104)"),
+        ("1>2x105", "105 cards is more than a column holds"),
+        ("1000>2", "source column 1000 is not 1..10"),
+        ("1>" + "9" * 5000, "destination column 9999"),
+    ],
+)
+def test_long_numbers_in_an_action_say_what_is_wrong_bug(text, words):
+    """A number of any length is read; the message names it (cut when long)."""
+    with pytest.raises(SpiderError) as err:
+        Action.parse(text)
+    assert words in str(err.value) and len(str(err.value)) < 300
+
+
+def test_leading_zeros_and_the_largest_count_are_read():
+    assert Action.parse("0010>001x0104") == Action(9, 0, 104)
+
+
 def test_bad_action_in_a_line_names_its_index():
     with pytest.raises(SpiderError, match="action 2"):
         parse_line("1>2 1>>2 deal")

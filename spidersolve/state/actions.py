@@ -65,16 +65,24 @@ class Action(NamedTuple):
         raw = text.strip(" \t\r\n")
         if ascii_lower(raw) == "deal":
             return DEAL
-        m = re.fullmatch(r"([0-9]{1,3})>([0-9]{1,3})(?:[xX]([0-9]{1,3}))?", raw)
+        m = re.fullmatch(r"([0-9]+)>([0-9]+)(?:[xX]([0-9]+))?", raw)
         if not m:
             raise SpiderError(f"'{shown(text)}' is not an action: write SRC>DST, SRC>DSTxN or deal")
-        src, dst = int(m.group(1)), int(m.group(2))
-        n = int(m.group(3)) if m.group(3) else 1
+        # a number of any length is read (as at most MAX_NUMBER), so that its message
+        # says what is wrong with it
+        src, dst = _number(m.group(1)), _number(m.group(2))
+        n = _number(m.group(3)) if m.group(3) else 1
         for name, col in (("source", src), ("destination", dst)):
             if not 1 <= col <= N_COLS:
-                raise SpiderError(f"'{text}': {name} column {col} is not 1..10")
+                raise SpiderError(
+                    f"'{shown(raw)}': {name} column {shown(m.group(1 if name == 'source' else 2))} is not 1..10"
+                )
         if n < 1:
-            raise SpiderError(f"'{text}': the number of cards must be at least 1")
+            raise SpiderError(f"'{shown(raw)}': the number of cards must be at least 1")
+        if n > MAX_CARDS:
+            raise SpiderError(
+                f"'{shown(raw)}': {shown(m.group(3))} cards is more than a column holds (at most {MAX_CARDS})"
+            )
         return cls(src - 1, dst - 1, n)
 
     def text(self) -> str:
@@ -103,6 +111,16 @@ class Action(NamedTuple):
         from .words import action_sentence  # words.py plays the action with these rules
 
         return action_sentence(as_position(pos), self)
+
+
+MAX_CARDS = 104  # two decks: no column can hold more
+MAX_NUMBER = 10**6  # a number in an action is read as at most this
+
+
+def _number(digits: str) -> int:
+    """The digits' value, or MAX_NUMBER for a longer number (never a huge int)."""
+    digits = digits.lstrip("0") or "0"
+    return int(digits) if len(digits) <= 6 else MAX_NUMBER
 
 
 def as_action(action) -> Action:
