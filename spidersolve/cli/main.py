@@ -160,11 +160,14 @@ def _naming_stdout():
         sys.stdout.flush()
     except (OSError, ValueError, AttributeError):
         return None
+    raw = _StdoutRaw(fd, "w", closefd=False)
+    unbuffered = sys.stdout.write_through  # python -u, PYTHONUNBUFFERED
     return io.TextIOWrapper(
-        io.BufferedWriter(_StdoutRaw(fd, "w", closefd=False)),
+        raw if unbuffered else io.BufferedWriter(raw),
         encoding=sys.stdout.encoding,
         errors=sys.stdout.errors,
         line_buffering=sys.stdout.line_buffering,
+        write_through=unbuffered,
     )
 
 
