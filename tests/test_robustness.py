@@ -19,10 +19,22 @@ CLI = [sys.executable, "-c", "from spidersolve.cli.main import main; main()"]
 LONG = ["SP1-S4C-AAAAAFS", "--after", "deal deal deal", "--nodes", "3000000"]
 
 
+def _ctrl_c_as_from_a_terminal():
+    """In the child: SIGINT as a terminal gives it. A test run started in the
+    background (``make test &``, ``nohup``) ignores SIGINT, and a command started
+    with SIGINT ignored rightly keeps ignoring it, as Python does."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def interrupt(args, cwd=None, wait=2.5, sig=signal.SIGINT):
     """Run the command, send it ``sig`` after ``wait`` s; (status, stderr, seconds to exit)."""
     proc = subprocess.Popen(
-        CLI + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, text=True
+        CLI + args,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=cwd,
+        text=True,
+        preexec_fn=_ctrl_c_as_from_a_terminal,
     )
     time.sleep(wait)
     assert proc.poll() is None, "the command ended before it could be interrupted"
