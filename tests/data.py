@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import signal
 from collections import Counter
 from pathlib import Path
 
@@ -178,6 +179,18 @@ def assert_error(result, *fragments):
     for fragment in fragments:
         assert fragment in lines[0], lines[0]
     return lines[0]
+
+
+# -- signals -----------------------------------------------------------------------------------
+
+
+def ctrl_c_as_from_a_terminal():
+    """``preexec_fn`` of a command a test sends SIGINT: SIGINT as a terminal gives it.
+
+    A test run started in the background (``make test &``, ``nohup``) ignores
+    SIGINT, and a command started with SIGINT ignored rightly keeps ignoring it.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 # -- benchmark scripts -------------------------------------------------------------------------

@@ -10,20 +10,13 @@ import time
 
 import pytest
 from click.testing import CliRunner
-from data import STUCK_TEXT, assert_error, hand_table, result_row
+from data import STUCK_TEXT, assert_error, ctrl_c_as_from_a_terminal, hand_table, result_row
 
 from spidersolve.cli.main import cli
 
 CLI = [sys.executable, "-c", "from spidersolve.cli.main import main; main()"]
 # A deal whose search runs far past a few seconds (issue 18's example).
 LONG = ["SP1-S4C-AAAAAFS", "--after", "deal deal deal", "--nodes", "3000000"]
-
-
-def _ctrl_c_as_from_a_terminal():
-    """In the child: SIGINT as a terminal gives it. A test run started in the
-    background (``make test &``, ``nohup``) ignores SIGINT, and a command started
-    with SIGINT ignored rightly keeps ignoring it, as Python does."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def interrupt(args, cwd=None, wait=2.5, sig=signal.SIGINT):
@@ -34,7 +27,7 @@ def interrupt(args, cwd=None, wait=2.5, sig=signal.SIGINT):
         stderr=subprocess.PIPE,
         cwd=cwd,
         text=True,
-        preexec_fn=_ctrl_c_as_from_a_terminal,
+        preexec_fn=ctrl_c_as_from_a_terminal,
     )
     time.sleep(wait)
     assert proc.poll() is None, "the command ended before it could be interrupted"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from data import filled_position_text, read_vectors
+from data import ctrl_c_as_from_a_terminal, filled_position_text, read_vectors
 
 from spidersolve.board import FANCY, PLAIN, Style, card_face, table_text, terminal_style
 from spidersolve.cards import parse_card
@@ -214,6 +214,7 @@ def show_on_a_terminal(no_color: bool = False):
         stderr=slave,
         env=env,
         close_fds=True,
+        preexec_fn=ctrl_c_as_from_a_terminal,
     )
     os.close(slave)
     return proc, master
