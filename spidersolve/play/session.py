@@ -55,6 +55,7 @@ from ..state import (
     line_text,
     why_illegal,
 )
+from ..state.actions import read_number
 from ..state.position import N_COLS
 from ..state.words import action_outcome, outcome_sentence
 from .advice import hint_text, honest_hint_text
@@ -87,14 +88,6 @@ commands (columns are 1..10):
   quit, q   stop; the line played so far is printed"""
 
 _MOVE = re.compile(r"(\d+)\s*>\s*(\d+)(?:\s*[xX]\s*(\d+))?", re.ASCII)
-_DIGITS = 9  # a number typed with more digits is out of every range, and not converted
-
-
-def _number(digits: str) -> int:
-    """The number ``digits`` stands for; one too long to be a column or a count is
-    taken as 10**_DIGITS, which every range check refuses (Python will not convert
-    more than 4,300 digits)."""
-    return int(digits) if len(digits) <= _DIGITS else 10**_DIGITS
 
 
 class PlaySession(CardNaming):
@@ -237,7 +230,7 @@ class PlaySession(CardNaming):
         if word == "save" or word.startswith("save "):
             return self._save(text[4:].strip())
         if text.isascii() and text.isdigit():
-            col = _number(text)
+            col = read_number(text)
             if not 1 <= col <= N_COLS:
                 return f"refused: column {shown(text)} is not 1..10"
             action, reason = click_action(self.game.position, col - 1)
@@ -248,12 +241,12 @@ class PlaySession(CardNaming):
         return f"unknown command '{shown(text)}': type help for the commands"
 
     def _move(self, m) -> str:
-        src, dst = _number(m.group(1)), _number(m.group(2))
+        src, dst = read_number(m.group(1)), read_number(m.group(2))
         for name, col, typed in (("source", src, m.group(1)), ("destination", dst, m.group(2))):
             if not 1 <= col <= N_COLS:
                 return f"refused: {name} column {shown(typed)} is not 1..10"
         if m.group(3) is not None:
-            n = _number(m.group(3))
+            n = read_number(m.group(3))
             if n < 1:
                 return "refused: the number of cards must be at least 1"
             return self._play(Action(src - 1, dst - 1, n))

@@ -68,20 +68,19 @@ class Action(NamedTuple):
         m = re.fullmatch(r"([0-9]+)>([0-9]+)(?:[xX]([0-9]+))?", raw)
         if not m:
             raise SpiderError(f"'{shown(text)}' is not an action: write SRC>DST, SRC>DSTxN or deal")
-        # a number of any length is read (as at most MAX_NUMBER), so that its message
+        # a number of any length is read (capped: ``read_number``), so that its message
         # says what is wrong with it
-        src, dst = _number(m.group(1)), _number(m.group(2))
-        n = _number(m.group(3)) if m.group(3) else 1
-        for name, col in (("source", src), ("destination", dst)):
+        src, dst = read_number(m.group(1)), read_number(m.group(2))
+        n = read_number(m.group(3)) if m.group(3) else 1
+        for name, col, typed in (("source", src, m.group(1)), ("destination", dst, m.group(2))):
             if not 1 <= col <= N_COLS:
-                raise SpiderError(
-                    f"'{shown(raw)}': {name} column {shown(m.group(1 if name == 'source' else 2))} is not 1..10"
-                )
+                raise SpiderError(f"'{shown(raw)}': {name} column {shown(typed)} is not 1..10")
         if n < 1:
             raise SpiderError(f"'{shown(raw)}': the number of cards must be at least 1")
         if n > MAX_CARDS:
             raise SpiderError(
-                f"'{shown(raw)}': {shown(m.group(3))} cards is more than a column holds (at most {MAX_CARDS})"
+                f"'{shown(raw)}': {shown(m.group(3))} cards is more than a column holds "
+                f"(at most {MAX_CARDS})"
             )
         return cls(src - 1, dst - 1, n)
 
@@ -114,13 +113,18 @@ class Action(NamedTuple):
 
 
 MAX_CARDS = 104  # two decks: no column can hold more
-MAX_NUMBER = 10**6  # a number in an action is read as at most this
+NUMBER_DIGITS = 9  # a number typed with more digits is out of every range, and not converted
 
 
-def _number(digits: str) -> int:
-    """The digits' value, or MAX_NUMBER for a longer number (never a huge int)."""
-    digits = digits.lstrip("0") or "0"
-    return int(digits) if len(digits) <= 6 else MAX_NUMBER
+def read_number(digits: str) -> int:
+    """The number ``digits`` stands for; one too long to be a column or a count is
+    taken as 10**NUMBER_DIGITS, which every range check refuses (Python will not
+    convert more than 4,300 digits).
+
+    >>> read_number("0012"), read_number("9" * 5000) == 10**NUMBER_DIGITS
+    (12, True)
+    """
+    return int(digits) if len(digits) <= NUMBER_DIGITS else 10**NUMBER_DIGITS
 
 
 def as_action(action) -> Action:
