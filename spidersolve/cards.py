@@ -84,6 +84,11 @@ def card_words(card: int) -> str:
     return f"{RANK_NAMES[card_rank(card) - 1]} of {SUIT_NAMES[card_suit(card)]}"
 
 
+def suit_letter(text: str) -> str:
+    """``text`` upper-cased, or a suit symbol's letter: ``♥`` -> ``H``."""
+    return _SYMBOLS.get(text, ascii_upper(text))
+
+
 def parse_card(text: str, allow_unknown: bool = False) -> int:
     """Read a card: ``AS``, ``10h``, ``T\u2665``; ``??`` when allowed."""
     raw = text.strip(BLANKS)
@@ -93,7 +98,7 @@ def parse_card(text: str, allow_unknown: bool = False) -> int:
         raise CardError("'??' (an unknown card) is not allowed here")
     if len(raw) < 2:
         raise CardError(f"'{shown(text)}' is not a card")
-    rank_text, suit_text = ascii_upper(raw[:-1]), _SYMBOLS.get(raw[-1], ascii_upper(raw[-1]))
+    rank_text, suit_text = ascii_upper(raw[:-1]), suit_letter(raw[-1])
     if rank_text == "10":
         rank_text = "T"
     if len(rank_text) != 1 or rank_text not in RANKS:

@@ -85,9 +85,14 @@ def write_atomic(path, write: Callable, text: bool = False) -> None:
     sync_dir(folder)
 
 
-def _folder_name_problem(path: str) -> str | None:
-    """Why ``path`` cannot name a file when it ends with a path separator (``Path``
-    would drop it and write the file), else None."""
+def _name_problem(path: str, folder: bool = False) -> str | None:
+    """Why ``path`` cannot name a file: it holds a NUL byte (no system call takes
+    it), or, for a file, it ends with a path separator (``Path`` would drop it
+    and write the file); else None."""
+    if "\0" in path:
+        return f"cannot write '{shown(path)}': a file name cannot hold a NUL byte"
+    if folder:
+        return None
     if path.endswith(("/", os.sep)) or (os.altsep is not None and path.endswith(os.altsep)):
         return f"cannot write '{shown(path)}': a name that ends with '/' is a folder's"
     return None
@@ -107,7 +112,7 @@ def output_problem(path: str, folder: bool = False) -> str | None:
     """
     if not path:
         return "an empty name"
-    problem = None if folder else _folder_name_problem(path)
+    problem = _name_problem(path, folder)
     if problem:
         return problem
     target = Path(path)
@@ -143,7 +148,7 @@ def output_problem(path: str, folder: bool = False) -> str | None:
 def write_asked(path, write: Callable, text: bool = False) -> Path:
     """``write_atomic`` for a file a person asked for: a failure is a
     ``SpiderError`` naming the file, and no temporary file is left behind."""
-    problem = _folder_name_problem(str(path))
+    problem = _name_problem(str(path))
     if problem:
         raise SpiderError(problem)
     path = Path(path)

@@ -670,6 +670,71 @@ def test_save_refusals_are_one_line(tmp_path):
     assert out.startswith("refused: cannot write ") and "\n" not in out
 
 
+def test_save_names_with_a_nul_byte_a_folder_or_a_missing_folder_are_refused_in_words(tmp_path):
+    session = PlaySession(Game.start(GameCode.parse("SP1-S1C-AAAAAAD").position()))
+    assert session.handle("save a\x00b") == (
+        "refused: cannot write 'a\\x00b': a file name cannot hold a NUL byte"
+    )
+    assert session.handle(f"save {tmp_path}") == f"refused: '{tmp_path}' is a folder, not a file"
+    missing = tmp_path / "nodir"
+    assert session.handle(f"save {missing / 'x'}") == (
+        f"refused: cannot write '{missing / 'x'}': no such folder '{missing}'"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_saved_name_with_a_space_is_quoted_in_the_command_that_resumes_it(tmp_path):
+    session = PlaySession(Game.start(GameCode.parse("SP1-S1C-AAAAAAD").position()))
+    path = tmp_path / "my game.txt"
+    said = session.handle(f"save {path}")
+    assert said == f"saved to {path} after 0 moves: 'spidersolve play '{path}'' resumes it"
+
+
+def test_play_reads_a_saved_game_as_other_commands_read_files(tmp_path):
+    path = tmp_path / "game.txt"
+    run_cli(["SP1-S1C-AAAAAAD"], ["1>8", f"save {path}", "quit"])
+    text = path.read_text()
+    bom = tmp_path / "bom.txt"
+    bom.write_text("\ufeff" + text)
+    assert run_cli([str(bom)], ["quit"]).output.startswith(f"resumed {bom}: 1 move")
+    crlf = tmp_path / "crlf.txt"
+    crlf.write_bytes(text.replace("\n", "\r\n").encode())
+    assert run_cli([str(crlf)], ["quit"]).output.startswith(f"resumed {crlf}: 1 move")
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(text.encode() + b"\xff\n")
+    result = run_cli([str(bad)], ["quit"])
+    assert result.exit_code == 2
+    at = len(text.encode())
+    assert result.output.splitlines() == [
+        f"error: position file '{bad}' is not UTF-8 text: byte 0xff at offset {at}"
+    ]
+    huge = tmp_path / "huge.txt"
+    huge.write_text(text + ("# padding\n" * (2 << 20)))
+    result = run_cli([str(huge)], ["quit"])
+    assert result.exit_code == 2
+    assert result.output.splitlines() == [
+        f"error: position file '{huge}' holds more than 16 MiB, more than any position text"
+    ]
+
+
+def test_a_count_of_thousands_of_digits_is_refused_as_typed():
+    session = PlaySession(Game.start(GameCode.parse("SP1-S1C-AAAAAAD").position()))
+    said = session.handle("1>8x" + "9" * 5000)
+    assert said == (
+        "refused: " + "9" * 40 + "... (5,000 characters) cards is more than a column holds "
+        "(at most 104)"
+    )
+    assert session.line == ""
+
+
+@pytest.mark.parametrize("space", ["\u00a0", "\x0c", "\x0b"])
+def test_deal_followed_by_other_white_space_is_a_refusal_not_a_crash(space):
+    session = PlaySession(Game.start(GameCode.parse("SP1-S1C-AAAAAAD").position()))
+    said = session.handle("deal " + space)
+    assert said == "refused: a deal is ten cards, one a column; 0 given"
+    assert session.line == ""
+
+
 # -- on a real terminal (a pty): prompt-toolkit line editing, history, colour -----------------
 class Pty:
     """A process on a pseudo-terminal; ``expect`` reads until a text shows up."""

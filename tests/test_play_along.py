@@ -38,6 +38,15 @@ def test_a_card_that_cannot_be_hidden_is_refused_with_the_reason():
     assert s.handle("turn").startswith("refused: write turn 1 CARD")
 
 
+def test_turn_with_a_column_of_thousands_of_digits_is_refused_as_typed():
+    _full, s = _session()
+    s.handle("1>8")
+    said = s.handle("turn " + "9" * 5000 + " KS")
+    assert said == (
+        "refused: the card that turns up is in column 1, not " + "9" * 40 + "... (5,000 characters)"
+    )
+
+
 def test_cancel_takes_back_the_waiting_action():
     _full, s = _session()
     s.handle("1>8")

@@ -1742,3 +1742,84 @@ def test_play_refuses_a_line_longer_than_any_command(monkeypatch):
     result = run("play", "SP1-S1C-AAAAAAD", "--no-color", input="1" * 200 + "\n1>8\n")
     assert "refused: a line of more than 50 characters is no command" in result.stdout
     assert "> 1>8" in result.stdout and result.stdout.rstrip().endswith("line: 1>8")
+
+
+# -- found by a hostile review of the commands (2026-12-05) ---------------------------------------
+
+
+def test_a_finished_batch_repeated_on_a_read_only_folder_says_all_done(tmp_path, monkeypatch):
+    out = tmp_path / "res"
+    small_batch(out, "0:2")
+    before = sorted(p.name for p in out.iterdir())
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, m: False if str(p) == str(out) else real(p, m))
+    result = run("batch", "--suits", "1", "--deals", "0:2", "--nodes", "2000", "--workers", "1",
+                 "--out", str(out))  # fmt: skip
+    assert result.exit_code == 0 and "all already done: nothing to do" in result.stdout
+    more = run("batch", "--suits", "1", "--deals", "0:3", "--nodes", "2000", "--workers", "1",
+               "--out", str(out))  # fmt: skip
+    assert_error(more, f"--out: cannot write '{out}': it is read-only")
+    assert sorted(p.name for p in out.iterdir()) == before
+
+
+def test_a_scheduler_that_is_no_address_leaves_no_results_folder(tmp_path):
+    out = tmp_path / "res"
+    result = run("batch", "--deals", "5", "--out", str(out), "--scheduler", "not an address")
+    assert_error(result, "--scheduler: 'not an address' is not a Dask scheduler address")
+    assert not out.exists()
+
+
+def test_a_results_folder_that_cannot_be_made_is_one_line(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    def cannot(self, *args, **kwargs):
+        raise FileNotFoundError(2, "No such file or directory")
+
+    monkeypatch.setattr(Path, "mkdir", cannot)
+    out = tmp_path / "res"
+    assert_error(small_batch_result(out), f"--out: cannot write '{out}': No such file or directory")
+
+
+def small_batch_result(out):
+    return run("batch", "--suits", "1", "--deals", "0:2", "--nodes", "2000", "--workers", "1",
+               "--out", str(out))  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["hint", "SP1-S1C-AAAAAAD", "--honest", "--line"], "--line: an honest hint has no"),
+        (["hint", "SP1-S1C-AAAAAAD", "--samples", "5"], "--samples: for --honest"),
+        (["hint", "SP1-S1C-AAAAAAD", "--seed", "5", "--samples", "3"], "--samples and --seed"),
+        (["autoplay", "SP1-S1C-AAAAAAD", "--seed", "7"], "--seed: for --honest"),
+    ],
+)
+def test_options_that_would_have_no_effect_are_refused(args, fragment):
+    assert_error(run(*args), fragment)
+
+
+def test_stats_names_what_is_wrong_with_a_path_that_holds_no_results(tmp_path):
+    assert_error(run("stats", ""), "an empty name: give a results folder")
+    other = tmp_path / "notes.txt"
+    other.write_text("hello")
+    line = assert_error(run("stats", str(other)), f"'{other}' is not a results file (Parquet)")
+    assert "--repair" not in line
+    (tmp_path / "res" / "results.parquet").mkdir(parents=True)
+    assert_error(run("stats", str(tmp_path / "res")), "its results.parquet is a folder")
+
+
+def test_a_negative_number_where_none_is_taken_is_named():
+    assert_error(run("perft", "SP1-S1C-AAAAAAD", "-1"), "'-1': a negative number is read as")
+    assert_error(run("perft", "SP1-S1C-AAAAAAD", "--bogus"), "No such option '--bogus'")
+
+
+def test_a_memory_cap_below_a_megabyte_is_said_in_its_unit():
+    from spidersolve.search.memory import size_text
+
+    assert [size_text(n) for n in (12, 1024, 5 << 20, 3 << 30)] == [
+        "12 bytes",
+        "1 KB",
+        "5 MB",
+        "3.0 GB",
+    ]
+    assert_error(run("solve", "SP1-S1C-AAAAAAD", "--memory", "1K"), "--memory cap of 1 KB")

@@ -333,3 +333,20 @@ def test_words_describe_stock_runs_and_columns():
     words = Position.from_text(RUN_READY).words()
     assert words.startswith("Stock: 0 cards, 0 deals left; 6 runs removed")
     assert "column 5: empty" in words
+
+
+def test_a_card_that_appears_too_often_is_named_with_the_lines_that_hold_it():
+    text = GameCode.parse("SP1-S4C-AAAAAAD").position().to_text()
+    with pytest.raises(PositionError) as err:
+        Position.from_text(text.replace("| 2C", "| 2C 2C"))
+    assert str(err.value) == ("cards: 2C appears 3 times (column 1, stock), the 4-suit deck has 2")
+
+
+def test_removed_runs_may_be_written_with_suit_symbols():
+    from spidersolve.state.position import _parse_suit
+
+    assert [_parse_suit(s) for s in ("\u2660", "\u2665", "\u2666", "\u2663", "s", "C")] == [
+        0, 1, 2, 3, 0, 3,
+    ]  # fmt: skip
+    with pytest.raises(PositionError, match="'X' is not a suit"):
+        _parse_suit("X")

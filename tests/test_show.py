@@ -283,7 +283,8 @@ def test_a_line_that_would_turn_up_an_unknown_card_is_one_error_line(tmp_path):
     result = run("show", str(path), "7>3 3>7")
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.splitlines() == [
-        "error: action 1 (7>3): it would turn up an unknown card in column 7: name the card first"
+        "error: action 1 (7>3): it would turn up an unknown card in column 7: write it in the "
+        "position in place of its ?? (in play: turn 7 CARD)"
     ]
 
 

@@ -13,13 +13,14 @@ from .options import (
     announce_compile,
     check_search_memory,
     echo_json,
+    given_options,
     json_option,
     memory_option,
     needs_full_knowledge,
     source_argument,
     start_game,
 )
-from .solve import honest_options
+from .solve import honest_options, not_honest
 
 
 @click.command("autoplay")
@@ -62,6 +63,8 @@ def autoplay_command(source, after, honest, samples, seed, nodes, memory, as_jso
             "LINE), or follow a game with unknown cards in play"
         )
     needs_full_knowledge(game.position, "played to the end")
+    if not honest:
+        not_honest(given_options("samples", "seed"))
     if honest:
         from ..search.honest import HONEST_NODES, KNOWN_NODES, default_workers
 

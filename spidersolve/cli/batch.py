@@ -143,7 +143,7 @@ def worker_count(
     "--out",
     default="results",
     show_default=True,
-    type=OutputPath(folder=True),
+    type=OutputPath(folder=True, results=True),
     help="Results directory (created; a rerun skips deals already done).",
 )
 @click.option(

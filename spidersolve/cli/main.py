@@ -7,6 +7,7 @@ import errno
 import importlib
 import io
 import os
+import re
 import signal
 import sys
 import threading
@@ -110,12 +111,22 @@ class SpiderGroup(click.Group):
         except click.ClickException as err:  # UsageError, BadParameter, ...
             where = getattr(err, "ctx", None)
             hint = f" (see '{where.command_path} --help')" if where is not None else ""
-            click.echo(f"error: {error_line(err.format_message())}{hint}", err=True)
+            message = err.format_message()
+            if isinstance(err, click.NoSuchOption) and _NEGATIVE.fullmatch(err.option_name):
+                message = (
+                    f"'{err.option_name}': a negative number is read as an option, and "
+                    "no option or argument here takes one"
+                )
+            click.echo(f"error: {error_line(message)}{hint}", err=True)
             sys.exit(2)
         except click.Abort as err:
             cause = err.__context__
             _stopped(cause if isinstance(cause, Terminated) else err, sys.exit)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+# a token click read as an unknown option that is a negative number (perft SRC -1)
+_NEGATIVE = re.compile(r"-[0-9][0-9_.,eE+-]*")
 
 
 @click.group(cls=SpiderGroup, context_settings={"help_option_names": ["-h", "--help"]})

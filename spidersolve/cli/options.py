@@ -26,16 +26,36 @@ words_option = click.option(
 )
 
 
+def given_options(*names: str) -> list[str]:
+    """The options among the parameters ``names`` that the command line set,
+    as the user wrote them (``--samples``), so that a command can refuse one
+    that has no effect."""
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context()
+    return [
+        param.opts[0]
+        for param in ctx.command.params
+        if param.name in names
+        and ctx.get_parameter_source(param.name)
+        in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
+    ]
+
+
 class OutputPath(click.ParamType):
     """A click type for a file (or, with ``folder``, a folder) a command will
     write: refused at once, with one line, when it cannot be (``files.output_problem``).
 
-    ``dash``: ``-`` is standard output.
+    ``dash``: ``-`` is standard output. ``results``: a folder of results
+    (``batch --out``) that is there already may be read-only, since a run
+    with nothing left to do writes nothing; the batch refuses it when it has
+    work (``ResultStore.open_for_writing``).
     """
 
-    def __init__(self, folder: bool = False, dash: bool = False):
+    def __init__(self, folder: bool = False, dash: bool = False, results: bool = False):
         self.folder = folder
         self.dash = dash
+        self.results = results
         self.name = "DIR" if folder else "FILE"
 
     def convert(self, value, param, ctx):
@@ -46,6 +66,8 @@ class OutputPath(click.ParamType):
         if self.dash and text == "-":
             return text
         problem = output_problem(text, folder=self.folder)
+        if problem and self.results and problem.endswith(": it is read-only"):
+            return text
         if problem:
             raise SpiderError(f"{option}: {problem}")
         return text

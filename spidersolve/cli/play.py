@@ -14,6 +14,7 @@ from ..errors import SpiderError, shown
 from ..interrupt import Terminated
 from ..play import PlaySession, read_saved_game
 from ..state import Game, GameCode, load_source, parse_line, replay
+from ..state.source import read_file_text
 from .deal import code_name
 from .options import after_option, fail, no_color_option
 
@@ -99,11 +100,7 @@ def _session(source, after, suits, relaxed, words, style) -> tuple[PlaySession, 
     path = Path(source)
     saved = None
     if path.is_file() and not source.lower().startswith("pysol:"):
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
-            raise SpiderError(f"cannot read '{source}': {err}") from None
-        saved = read_saved_game(text, source)
+        saved = read_saved_game(read_file_text(source), shown(source))
     if saved is None:
         position, name = load_source(source)
         game = _after(Game.start(position), after)

@@ -19,6 +19,7 @@ from .options import (
     announce_compile,
     check_search_memory,
     echo_json,
+    given_options,
     html_option,
     json_option,
     memory_option,
@@ -237,6 +238,14 @@ def _prove(game: Game, nodes: int, memory: int | None, as_json: bool) -> None:
         click.echo(f"no proof: the walk gave up ({result.why}); {advice}")
 
 
+def not_honest(options: list[str]) -> None:
+    """Refuse the honest player's options given to a full-knowledge command."""
+    if options:
+        raise SpiderError(
+            f"{' and '.join(options)}: for --honest (or a position with unknown cards, ??)"
+        )
+
+
 def honest_options(fn):
     """--samples and --seed, shared by the honest commands."""
     fn = click.option(
@@ -287,7 +296,14 @@ def hint_command(source, after, nodes, memory, show_line, honest, samples, seed,
     won after the action).
     """
     game, _name = start_game(source, after)
-    if honest or game.position.has_unknown:
+    honest = honest or game.position.has_unknown
+    if honest and show_line:
+        raise SpiderError(
+            "--line: an honest hint has no winning line to print (it sees only what a player sees)"
+        )
+    if not honest:
+        not_honest(given_options("samples", "seed"))
+    if honest:
         workers = default_workers()
         # the searches of the samples run side by side, one per worker thread
         check_search_memory(

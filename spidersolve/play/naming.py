@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections import deque
 
 from ..cards import UNKNOWN, parse_card
-from ..errors import SpiderError
+from ..errors import SpiderError, shown
 from ..state import DEAL, Action, Game, HiddenCard, Position, why_illegal
+from ..state.actions import read_number
 from ..state.position import N_COLS
 from ..state.visible import name_deal, name_down
 
@@ -90,8 +91,8 @@ class CardNaming:
         parts = rest.split()
         if len(parts) != 2 or not (parts[0].isascii() and parts[0].isdigit()):
             return f"refused: write turn {col + 1} CARD, for example turn {col + 1} QH"
-        if int(parts[0]) != col + 1:
-            return f"refused: the card that turns up is in column {col + 1}, not {parts[0]}"
+        if read_number(parts[0]) != col + 1:
+            return f"refused: the card that turns up is in column {col + 1}, not {shown(parts[0])}"
         try:
             card = parse_card(parts[1])
             named = name_down(self.game.position, col, card)

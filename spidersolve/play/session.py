@@ -39,6 +39,7 @@ moves, the score and the line, and ``play FILE`` resumes it.
 from __future__ import annotations
 
 import re
+import shlex
 from collections import deque
 
 from ..board import PLAIN, Style, plural, table_text
@@ -55,7 +56,7 @@ from ..state import (
     line_text,
     why_illegal,
 )
-from ..state.actions import read_number
+from ..state.actions import MAX_CARDS, read_number
 from ..state.position import N_COLS
 from ..state.words import action_outcome, outcome_sentence
 from .advice import hint_text, honest_hint_text
@@ -226,7 +227,7 @@ class PlaySession(CardNaming):
         if word in ("deal", "d"):
             return self._play(DEAL)
         if word.split(" ", 1)[0] in ("deal", "d"):
-            return self._deal_named(text.split(None, 1)[1])
+            return self._deal_named(text.split(" ", 1)[1])
         if word == "save" or word.startswith("save "):
             return self._save(text[4:].strip())
         if text.isascii() and text.isdigit():
@@ -249,6 +250,11 @@ class PlaySession(CardNaming):
             n = read_number(m.group(3))
             if n < 1:
                 return "refused: the number of cards must be at least 1"
+            if n > MAX_CARDS:
+                return (
+                    f"refused: {shown(m.group(3))} cards is more than a column holds "
+                    f"(at most {MAX_CARDS})"
+                )
             return self._play(Action(src - 1, dst - 1, n))
         action, reason = fitting_action(self.game.position, src - 1, dst - 1)
         return self._play(action) if action else f"refused: {reason}"
@@ -341,15 +347,18 @@ class PlaySession(CardNaming):
     def _save(self, name: str) -> str:
         if not name:
             return "refused: save needs a file name: save FILE"
-        from ..files import write_text_atomic
+        from ..files import output_problem, write_text_atomic
 
+        problem = output_problem(name)
+        if problem:
+            return f"refused: {problem}"
         try:
             path = write_text_atomic(name, saved_game_text(self.game, self.played, self.start_name))
         except SpiderError as err:
             return f"refused: {err}"
         return (
             f"saved to {path} after {plural(self.game.moves, 'move')}: "
-            f"'spidersolve play {path}' resumes it"
+            f"'spidersolve play {shlex.quote(str(path))}' resumes it"
         )
 
     def _ending(self) -> str | None:

@@ -92,9 +92,14 @@ def parse_size(text: str, option: str = "--memory") -> int:
 
 
 def size_text(n: int) -> str:
+    """A size in bytes as people write it: ``1.5 GB``, ``500 MB``, ``1 KB``, ``12 bytes``."""
     if n >= 2**30:
         return f"{n / 2**30:.1f} GB"
-    return f"{n / 2**20:.0f} MB"
+    if n >= 2**20:
+        return f"{n / 2**20:.0f} MB"
+    if n >= 2**10:
+        return f"{n / 2**10:.0f} KB"
+    return f"{n} bytes"
 
 
 def check_memory(

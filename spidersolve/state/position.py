@@ -13,7 +13,6 @@ from ..cards import (
     UNKNOWN,
     CardError,
     ascii_lower,
-    ascii_upper,
     card_rank,
     card_suit,
     card_text,
@@ -21,6 +20,7 @@ from ..cards import (
     deck_counts,
     make_card,
     parse_card,
+    suit_letter,
 )
 from ..errors import SpiderError, shown
 
@@ -158,7 +158,7 @@ class Position:
         >>> Position.from_text(text.replace("1: 8S", "1: 8S 8S"))
         Traceback (most recent call last):
         ...
-        spidersolve.state.position.PositionError: cards: 8S appears 9 times, the 1-suit deck has 8
+        spidersolve.state.position.PositionError: cards: 8S appears 9 times (columns 1, 7, 9 and 10, stock), the 1-suit deck has 8
         """
         header = None
         removed = stock = None
@@ -293,12 +293,27 @@ class Position:
                 )
             if count > deck[card]:
                 raise PositionError(
-                    f"cards: {card_text(card)} appears {count} times, the "
-                    f"{self.suits}-suit deck has {deck[card]}"
+                    f"cards: {card_text(card)} appears {count} times "
+                    f"({self._lines_with(card)}), the {self.suits}-suit deck has {deck[card]}"
                 )
         total = sum(seen.values()) + unknown
         if total != 104:
             raise PositionError(f"cards: {total} cards with the removed runs, a deck has 104")
+
+    def _lines_with(self, card: int) -> str:
+        """The lines that hold ``card``: ``columns 1 and 4, stock, removed``."""
+        columns = [str(c + 1) for c in range(N_COLS) if card in self.down[c] + self.up[c]]
+        lines = []
+        if columns:
+            numbers = columns[0] if len(columns) == 1 else ", ".join(columns[:-1])
+            if len(columns) > 1:
+                numbers += f" and {columns[-1]}"
+            lines.append(("column " if len(columns) == 1 else "columns ") + numbers)
+        if card in self.stock:
+            lines.append("stock")
+        if card_suit(card) in self.removed:
+            lines.append("removed")
+        return ", ".join(lines)
 
     # -- queries -----------------------------------------------------------
     @property
@@ -386,7 +401,8 @@ def _parse_header(line: str):
 
 
 def _parse_suit(token: str) -> int:
-    suit = ascii_upper(token)
+    """A suit of ``removed:``: S, H, D or C, either case, or its symbol (as in cards)."""
+    suit = suit_letter(token)
     if len(suit) != 1 or suit not in SUITS:
         raise PositionError(f"'{shown(token)}' is not a suit (S, H, D or C)")
     return SUITS.index(suit)

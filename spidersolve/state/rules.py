@@ -47,7 +47,7 @@ class HiddenCard(IllegalAction):
     ...     apply(view, "deal")
     ... except HiddenCard as err:
     ...     print(err.col, err)
-    None the deal would deal 10 unknown stock cards: name the ten cards first
+    None the deal would deal 10 unknown stock cards (??): write the next ten stock cards in the position (in play: deal CARD ... , ten cards)
     """
 
     def __init__(self, message: str, col: int | None):
@@ -200,7 +200,8 @@ def apply(pos, action) -> tuple[Position, list[int]]:
         if unknown:
             raise HiddenCard(
                 f"the deal would deal {unknown} unknown stock card"
-                f"{'s' if unknown != 1 else ''}: name the ten cards first",
+                f"{'s' if unknown != 1 else ''} (??): write the next ten stock cards in the "
+                "position (in play: deal CARD ... , ten cards)",
                 None,
             )
         for c in range(N_COLS):
@@ -235,7 +236,8 @@ def settle(down, up) -> list[int]:
             if not up[c] and down[c]:
                 if down[c][-1] == UNKNOWN:
                     raise HiddenCard(
-                        f"it would turn up an unknown card in column {c + 1}: name the card first",
+                        f"it would turn up an unknown card in column {c + 1}: write it in the "
+                        f"position in place of its ?? (in play: turn {c + 1} CARD)",
                         c,
                     )
                 up[c].append(down[c].pop())

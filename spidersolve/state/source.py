@@ -46,6 +46,17 @@ def read_stdin() -> str:
     return decode_text(_capped(stream.read(MAX_TEXT + 1), "standard input"), "standard input")
 
 
+def read_file_text(source: str, what: str = "position file") -> str:
+    """The whole of the file ``source`` as UTF-8 text, at most ``MAX_TEXT`` bytes;
+    errors name ``what`` and the file."""
+    where = f"{what} '{shown(source)}'"
+    try:
+        with open(source, "rb") as handle:
+            return decode_text(_capped(handle.read(MAX_TEXT + 1), where), where)
+    except OSError as err:
+        raise SpiderError(f"cannot read {where}: {err.strerror or err}") from None
+
+
 def _kind(source: str) -> str:
     """``file``, ``dir``, ``other`` (a device, a pipe) or ``none`` (also for a
     name the system cannot look up)."""
@@ -101,14 +112,7 @@ def load_source(source: str) -> tuple[Position, str]:
         return deal.position(), deal.text()
     kind = _kind(source)
     if kind == "file":
-        where = f"position file '{shown(source)}'"
-        try:
-            with open(source, "rb") as handle:
-                body = decode_text(_capped(handle.read(MAX_TEXT + 1), where), where)
-        except OSError as err:
-            raise SpiderError(
-                f"cannot read position file '{shown(source)}': {err.strerror or err}"
-            ) from None
+        body = read_file_text(source)
         try:
             return Position.from_text(body), str(source)
         except SpiderError as err:

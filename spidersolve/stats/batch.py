@@ -229,24 +229,27 @@ def run_batch(
             on_start(report.planned, report.skipped)
         report.seconds = time.perf_counter() - started
         return report
-    store.open_for_writing()  # the writer's lock; another writer is an error
-    try:
-        if repair:
-            for path in store.set_aside_damaged():
-                report.damaged.append(str(path))
-                if on_damaged:
-                    on_damaged(path)
-        todo = _not_done(store, wanted)  # again, under the lock
-        report.skipped = len(wanted) - len(todo)
-        if on_start:
-            on_start(report.planned, report.skipped)
-        backend = backend or InlineBackend()
-        report.run = new_run(settings_meta, backend.name)
-        if todo:
-            _solve_chunks(store, todo, backend, report, chunk, solver, on_chunk)
-        store.compact()
-    finally:
-        store.close()
+    backend = backend or InlineBackend()
+    # the backend first: a scheduler that cannot be reached is said before the
+    # results folder is made or locked
+    with backend:
+        store.open_for_writing()  # the writer's lock; another writer is an error
+        try:
+            if repair:
+                for path in store.set_aside_damaged():
+                    report.damaged.append(str(path))
+                    if on_damaged:
+                        on_damaged(path)
+            todo = _not_done(store, wanted)  # again, under the lock
+            report.skipped = len(wanted) - len(todo)
+            if on_start:
+                on_start(report.planned, report.skipped)
+            report.run = new_run(settings_meta, backend.name)
+            if todo:
+                _solve_chunks(store, todo, backend, report, chunk, solver, on_chunk)
+            store.compact()
+        finally:
+            store.close()
     report.seconds = time.perf_counter() - started
     return report
 
@@ -271,18 +274,17 @@ def _solve_chunks(
     solver: Callable | None,
     on_chunk: Callable[[list[dict]], None] | None,
 ) -> None:
-    """Solve ``todo`` on ``backend``; write and count each chunk as it finishes."""
+    """Solve ``todo`` on ``backend`` (entered); write and count each chunk as it finishes."""
     run = report.run
-    with backend:
-        size = chunk or chunk_size_for(len(todo), backend.slots)
-        run["settings"]["chunk"] = size
-        chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
-        extra = {"solver": solver} if solver is not None else {}
-        for seq, rows in enumerate(backend.map(solve_chunk, chunks, **extra)):
-            store.write_part(rows, run, seq)
-            report.count(rows)
-            if on_chunk:
-                on_chunk(rows)
+    size = chunk or chunk_size_for(len(todo), backend.slots)
+    run["settings"]["chunk"] = size
+    chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
+    extra = {"solver": solver} if solver is not None else {}
+    for seq, rows in enumerate(backend.map(solve_chunk, chunks, **extra)):
+        store.write_part(rows, run, seq)
+        report.count(rows)
+        if on_chunk:
+            on_chunk(rows)
 
 
 # -- what the runs planned -----------------------------------------------------

@@ -52,7 +52,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ..errors import SpiderError
+from ..errors import SpiderError, shown
 from ..files import temp_prefix
 from ..files import write_atomic as write_file_atomic
 from .row_checks import row_problem
@@ -167,7 +167,9 @@ def _read_checked(path: Path, data: bytes) -> tuple[pd.DataFrame, dict]:
     except Exception as err:  # pyarrow raises many kinds on a damaged file
         # pyarrow names the source it read, here the buffer, not the file.
         why = _one_line(err).replace("Could not open Parquet input source '<Buffer>': ", "")
-        raise ResultsError(f"cannot read results file '{path}': {why}; {REPAIR_HINT}") from None
+        if path.name == RESULTS_NAME or path.name.startswith("part-"):
+            raise ResultsError(f"cannot read results file '{path}': {why}; {REPAIR_HINT}") from None
+        raise ResultsError(f"'{path}' is not a results file (Parquet): {why}") from None
     try:
         had = table.schema.names
         for name, (value, kind) in ADDED.items():  # a file from before the column
@@ -288,8 +290,15 @@ class ResultStore:
         files), only under the lock, so never those of a live writer.
         """
         self.check_out()
-        self.path.mkdir(parents=True, exist_ok=True)
-        self._lock()
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+            if not os.access(self.path, os.W_OK | os.X_OK):
+                raise PermissionError(errno.EACCES, "it is read-only")
+            self._lock()
+        except OSError as err:
+            raise ResultsError(
+                f"--out: cannot write '{shown(str(self.path))}': {err.strerror or err}"
+            ) from None
         for pattern in (".part-*.tmp", temp_prefix(self.path / RESULTS_NAME) + "*.tmp"):
             for tmp in self.path.glob(pattern):
                 try:
@@ -376,9 +385,13 @@ def load_results(path) -> pd.DataFrame:
 
     >>> frame = load_results("results/")     # doctest: +SKIP
     """
+    if not str(path).strip():
+        raise ResultsError("an empty name: give a results folder (batch --out) or file")
     store = ResultStore(path)
     if not store.path.exists():
         raise ResultsError(f"no results at '{path}': no such file or directory")
+    if (store.path / RESULTS_NAME).is_dir():
+        raise ResultsError(f"no results at '{path}': its {RESULTS_NAME} is a folder, not a file")
     if not store.exists():
         raise ResultsError(f"no results at '{path}': no results.parquet or part files")
     return store.load()
