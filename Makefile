@@ -11,7 +11,8 @@ STAMP := $(VENV)/.installed
 NATIVE := $(VENV)/.native
 KERNEL_SOURCES := $(wildcard spidersolve/state/*.py spidersolve/search/*.py)
 # the package's bytecode, written ahead of time: where PYTHONDONTWRITEBYTECODE is set, every
-# command would otherwise compile its modules again at each start (about 0.04 s of a solve)
+# command would otherwise compile its modules again at each start (about 0.04 s of a solve);
+# and the hash keys, so that a search does not import numpy.random (spidersolve/state/keys.py)
 BYTECODE := $(VENV)/.bytecode
 PACKAGE_SOURCES := $(shell find spidersolve -name '*.py')
 
@@ -31,6 +32,7 @@ $(NATIVE): $(STAMP) $(KERNEL_SOURCES)
 
 $(BYTECODE): $(STAMP) $(PACKAGE_SOURCES)
 	$(BIN)/python -m compileall -q spidersolve
+	$(BIN)/python -m spidersolve.state.keys
 	touch $(BYTECODE)
 
 # pytest-xdist workers: 2, the cores of the machines this is made for (a fixed number, since a

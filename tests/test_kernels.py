@@ -640,3 +640,28 @@ def test_stale_state_caches_are_dropped_before_perft_and_the_first_search_bug(
     monkeypatch.setattr(compiled, "_checked", False)
     compiled.fresh_kernels()
     assert not any(path.exists() for path in stale)
+
+
+def test_the_hash_keys_on_disk_are_the_generated_ones_and_a_bad_copy_is_not_used(tmp_path):
+    from spidersolve.state import keys
+    from spidersolve.state.kernel import CARD_KEYS, STOCK_KEYS
+
+    card, stock = keys.generate_keys()
+    assert keys.keys_digest(card, stock) == keys.KEYS_SHA256
+    assert (CARD_KEYS == card).all() and (STOCK_KEYS == stock).all()
+    path = tmp_path / "keys.npy"
+    keys.write_keys(path)
+    loaded = keys.load_keys(path)
+    assert all((a == b).all() and a.dtype == np.uint64 for a, b in zip(loaded, (card, stock)))
+    # damaged, truncated, of another shape, or missing: generated again, the same keys
+    flat = np.load(path)
+    flat[7] ^= 1
+    np.save(path, flat)
+    bad = [path]
+    (tmp_path / "short.npy").write_bytes(path.read_bytes()[:1000])
+    bad.append(tmp_path / "short.npy")
+    np.save(tmp_path / "shape.npy", flat[:100])
+    bad += [tmp_path / "shape.npy", tmp_path / "missing.npy"]
+    for where in bad:
+        again = keys.load_keys(where)
+        assert (again[0] == card).all() and (again[1] == stock).all(), where

@@ -12,25 +12,16 @@ keys and finalizers, so together they make 128 bits):
 
 ``CARD_KEYS[variant, slot, card, face_down]`` (uint64[2, CAP, 64, 2]) and
 ``STOCK_KEYS[variant, deal, card]`` (uint64[2, 5, 64]) are fixed by
-``KEY_SEED``; the kernels take them as arguments.
+``KEY_SEED`` (``keys.py``); the kernels take them as arguments.
 """
 
 import numpy as np
 
 from .._jit import njit
 from ._board import CAP, FD, JIT, LEN, N_COLS, NSTOCK, STOCK
+from .keys import load_keys
 
-KEY_SEED = 0x5D1DE5
-
-
-def _make_keys():
-    rng = np.random.Generator(np.random.PCG64(KEY_SEED))
-    card_keys = rng.integers(0, 2**64, size=(2, CAP, 64, 2), dtype=np.uint64, endpoint=False)
-    stock_keys = rng.integers(0, 2**64, size=(2, 5, 64), dtype=np.uint64, endpoint=False)
-    return card_keys, stock_keys
-
-
-CARD_KEYS, STOCK_KEYS = _make_keys()
+CARD_KEYS, STOCK_KEYS = load_keys()
 
 
 @njit(**JIT)
