@@ -185,3 +185,13 @@ def test_a_deal_from_an_unknown_stock_needs_its_ten_cards():
         name_deal(view, full.stock[:9])
     with pytest.raises(PositionError, match="known to be"):
         name_deal(named, full.stock[1:11])
+
+
+def test_a_card_named_more_often_than_it_is_unseen_says_how_often():
+    from spidersolve.cards import parse_card
+    from spidersolve.state.visible import name_deal
+
+    view = visible_of(GameCode.parse("SP1-S4C-AAAAAAD").position())
+    cards = [parse_card(c) for c in "7H 7H 7H AS 2S 3S 4S 5S 6S 8S".split()]
+    with pytest.raises(PositionError, match=r"^7H is named 3 times, but only 2 7H are unseen$"):
+        name_deal(view, cards)

@@ -164,14 +164,22 @@ def name_deal(pos: Position, cards) -> Position:
 
 def _check_unseen(pos: Position, cards) -> None:
     left = unseen_cards(pos)
+    named: dict[int, int] = {}
     for card in cards:
         if card == UNKNOWN:
             raise PositionError("name a card, not '??'")
+        named[card] = named.get(card, 0) + 1
         if left[card] <= 0:
             if card not in deck_counts(pos.suits):
                 raise PositionError(f"{card_text(card)} is not in a {pos.suits}-suit deck")
+            text = card_text(card)
+            if named[card] > 1:  # the cards named before it took the unseen ones
+                unseen = named[card] - 1
+                raise PositionError(
+                    f"{text} is named {named[card]} times, but only {unseen} "
+                    f"{text} {'is' if unseen == 1 else 'are'} unseen"
+                )
             raise PositionError(
-                f"{card_text(card)} cannot be hidden here: every "
-                f"{card_text(card)} of the deck is already seen"
+                f"{text} cannot be hidden here: every {text} of the deck is already seen"
             )
         left[card] -= 1
