@@ -98,9 +98,10 @@ def _name_problem(path: str, folder: bool = False) -> str | None:
     return None
 
 
-def output_problem(path: str, folder: bool = False) -> str | None:
+def output_problem(path: str, folder: bool = False, read_only_ok: bool = False) -> str | None:
     """Why ``path`` cannot be written (a file, or with ``folder`` a folder to
-    make or fill), or None when nothing stands in the way yet.
+    make or fill), or None when nothing stands in the way yet. ``read_only_ok``:
+    a path that is there may be read-only (its writer checks when it writes).
 
     Checked before any work, so a command refuses at once, not after a long
     run or with half its output printed.
@@ -129,7 +130,7 @@ def output_problem(path: str, folder: bool = False) -> str | None:
             return f"'{shown(path)}' is a folder, not a file"
         if not folder and not stat.S_ISREG(mode):
             return f"'{shown(path)}' is not a regular file"
-        if not os.access(target, os.W_OK | (os.X_OK if folder else 0)):
+        if not read_only_ok and not os.access(target, os.W_OK | (os.X_OK if folder else 0)):
             return f"cannot write '{shown(path)}': it is read-only"
         return None
     above = Path(os.path.realpath(target)).parent if os.path.islink(target) else target.parent

@@ -13,7 +13,6 @@ from .options import (
     announce_compile,
     check_search_memory,
     echo_json,
-    given_options,
     json_option,
     memory_option,
     needs_full_knowledge,
@@ -64,7 +63,7 @@ def autoplay_command(source, after, honest, samples, seed, nodes, memory, as_jso
         )
     needs_full_knowledge(game.position, "played to the end")
     if not honest:
-        not_honest(given_options("samples", "seed"))
+        not_honest()
     if honest:
         from ..search.honest import HONEST_NODES, KNOWN_NODES, default_workers
 

@@ -65,9 +65,7 @@ class OutputPath(click.ParamType):
         text = str(value)
         if self.dash and text == "-":
             return text
-        problem = output_problem(text, folder=self.folder)
-        if problem and self.results and problem.endswith(": it is read-only"):
-            return text
+        problem = output_problem(text, folder=self.folder, read_only_ok=self.results)
         if problem:
             raise SpiderError(f"{option}: {problem}")
         return text

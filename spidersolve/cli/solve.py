@@ -238,8 +238,10 @@ def _prove(game: Game, nodes: int, memory: int | None, as_json: bool) -> None:
         click.echo(f"no proof: the walk gave up ({result.why}); {advice}")
 
 
-def not_honest(options: list[str]) -> None:
-    """Refuse the honest player's options given to a full-knowledge command."""
+def not_honest() -> None:
+    """Refuse the honest player's options (--samples, --seed) given to a
+    full-knowledge hint or game."""
+    options = given_options("samples", "seed")
     if options:
         raise SpiderError(
             f"{' and '.join(options)}: for --honest (or a position with unknown cards, ??)"
@@ -302,7 +304,7 @@ def hint_command(source, after, nodes, memory, show_line, honest, samples, seed,
             "--line: an honest hint has no winning line to print (it sees only what a player sees)"
         )
     if not honest:
-        not_honest(given_options("samples", "seed"))
+        not_honest()
     if honest:
         workers = default_workers()
         # the searches of the samples run side by side, one per worker thread

@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 from ..errors import SpiderError
 from ..state import Action, Game, GameCode, Position, PysolDeal, line_text, parse_line, replay
+from ..state.position import text_lines
 
 SAVED_HEADER = "# spidersolve saved game"
 
@@ -55,10 +56,7 @@ def read_saved_game(text: str, where: str = "saved game") -> SavedGame | None:
     counters. With a ``start`` code, the line must lead from it to the
     position with those counters, or the file is refused.
     """
-    if text.startswith("\ufeff"):
-        text = text[1:]  # a byte-order mark, as position text allows
-    # lines as position text has them (Position.from_text): LF or CR LF ends a line
-    lines = [raw[:-1] if raw.endswith("\r") else raw for raw in text.split("\n")]
+    lines = text_lines(text)  # as position text has them (Position.from_text)
     if not lines or lines[0].strip() != SAVED_HEADER:
         return None
     fields = {}

@@ -46,7 +46,11 @@ def _flat(card_keys: np.ndarray, stock_keys: np.ndarray) -> np.ndarray:
 
 def keys_digest(card_keys: np.ndarray, stock_keys: np.ndarray) -> str:
     """The SHA-256 (hex) of the keys as ``KEYS_FILE`` holds them."""
-    return hashlib.sha256(_flat(card_keys, stock_keys).tobytes()).hexdigest()
+    return _digest(_flat(card_keys, stock_keys))
+
+
+def _digest(flat: np.ndarray) -> str:
+    return hashlib.sha256(flat.tobytes()).hexdigest()
 
 
 def load_keys(path: Path = KEYS_FILE) -> tuple[np.ndarray, np.ndarray]:
@@ -59,7 +63,7 @@ def load_keys(path: Path = KEYS_FILE) -> tuple[np.ndarray, np.ndarray]:
     if (
         flat.dtype != np.dtype("<u8")
         or flat.shape != (n_card + int(np.prod(STOCK_SHAPE)),)
-        or hashlib.sha256(flat.tobytes()).hexdigest() != KEYS_SHA256
+        or _digest(flat) != KEYS_SHA256
     ):
         return generate_keys()
     flat = flat.astype(np.uint64)

@@ -164,10 +164,7 @@ class Position:
         removed = stock = None
         columns: dict[int, tuple[list[int], list[int]]] = {}
         where: dict[str, int] = {}
-        if text.startswith("\ufeff"):
-            text = text[1:]  # a byte-order mark, as some editors write
-        for number, raw in enumerate(text.split("\n"), start=1):
-            raw = raw[:-1] if raw.endswith("\r") else raw
+        for number, raw in enumerate(text_lines(text), start=1):
             line = raw.split("#", 1)[0].strip(BLANKS)
             if not line:
                 continue
@@ -305,10 +302,9 @@ class Position:
         columns = [str(c + 1) for c in range(N_COLS) if card in self.down[c] + self.up[c]]
         lines = []
         if columns:
-            numbers = columns[0] if len(columns) == 1 else ", ".join(columns[:-1])
-            if len(columns) > 1:
-                numbers += f" and {columns[-1]}"
-            lines.append(("column " if len(columns) == 1 else "columns ") + numbers)
+            head = ", ".join(columns[:-1])
+            numbers = f"{head} and {columns[-1]}" if head else columns[0]
+            lines.append(f"column{'s' if head else ''} {numbers}")
         if card in self.stock:
             lines.append("stock")
         if card_suit(card) in self.removed:
@@ -398,6 +394,15 @@ def _parse_header(line: str):
     if tokens[2] not in RULES:
         raise PositionError(f"rules must be classic or relaxed, not '{shown(tokens[2])}'")
     return int(tokens[1]), tokens[2]
+
+
+def text_lines(text: str) -> list[str]:
+    """The lines of position text: ``\n`` or ``\r\n`` ends a line (no other
+    character does), and a leading byte-order mark, as some editors write, is
+    skipped."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return [raw[:-1] if raw.endswith("\r") else raw for raw in text.split("\n")]
 
 
 def _parse_suit(token: str) -> int:
