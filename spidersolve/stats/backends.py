@@ -17,6 +17,7 @@ chunks it solves at once) and ``map(fn, chunks, **kwargs)``, which yields
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import time
@@ -143,17 +144,23 @@ class DaskBackend:
         if self._given is not None:
             self._client = self._given
         else:
+            problem = None
             try:
                 self._client = Client(self.address, timeout="20s")
             except (OSError, TimeoutError) as err:
-                raise SpiderError(
-                    f"--scheduler: cannot reach the Dask scheduler at '{self.address}': {err}"
-                ) from None
+                problem = f"cannot reach the Dask scheduler at '{self.address}': {err}"
             except (ValueError, TypeError) as err:  # distributed's word for a bad address
-                raise SpiderError(
-                    f"--scheduler: '{self.address}' is not a Dask scheduler "
-                    f"address like tcp://HOST:8786: {err}"
-                ) from None
+                problem = (
+                    f"'{self.address}' is not a Dask scheduler address like "
+                    f"tcp://HOST:8786: {err}"
+                )
+            if problem:
+                # A Client whose constructor failed is closed by its __del__ at
+                # some later garbage collection. Should that fall inside the
+                # start of another Client of this process, distributed waits on
+                # its own lock for ever. So it is collected here, now.
+                gc.collect()
+                raise SpiderError(f"--scheduler: {problem}")
         self.slots = max(1, sum(self._client.nthreads().values()))
         return self
 
