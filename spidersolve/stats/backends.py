@@ -151,8 +151,7 @@ class DaskBackend:
                 problem = f"cannot reach the Dask scheduler at '{self.address}': {err}"
             except (ValueError, TypeError) as err:  # distributed's word for a bad address
                 problem = (
-                    f"'{self.address}' is not a Dask scheduler address like "
-                    f"tcp://HOST:8786: {err}"
+                    f"'{self.address}' is not a Dask scheduler address like tcp://HOST:8786: {err}"
                 )
             if problem:
                 # A Client whose constructor failed is closed by its __del__ at
