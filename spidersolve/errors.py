@@ -1,4 +1,7 @@
-"""The one base class of every error a user can cause."""
+"""The one base class of every error a user can cause, and the command line's signals."""
+
+import sys
+from contextlib import contextmanager
 
 
 class SpiderError(ValueError):
@@ -51,6 +54,39 @@ class Terminated(KeyboardInterrupt):
     Defined here, with no import, so that the command line can catch it
     before numpy is loaded (``spidersolve.interrupt`` names it too).
     """
+
+
+_lost: list[BaseException] = []  # interrupts raised in a finalizer, and so ignored there
+
+
+@contextmanager
+def keep_lost_interrupts():
+    """Within: a ``KeyboardInterrupt`` (or ``Terminated``) that Python ignored in a
+    finalizer is kept, not printed, for ``raise_lost``; other ignored errors are
+    shown as before."""
+    previous = sys.unraisablehook
+
+    def hook(unraisable):
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            _lost.append(unraisable.exc_value)
+        else:
+            previous(unraisable)
+
+    _lost.clear()
+    sys.unraisablehook = hook
+    try:
+        yield
+    finally:
+        sys.unraisablehook = previous
+        _lost.clear()
+
+
+def raise_lost() -> None:
+    """Raise again an interrupt that came while a finalizer ran (see the module's text)."""
+    if _lost:
+        err = _lost[0]
+        _lost.clear()
+        raise type(err)() from None
 
 
 def comma_items(text: str) -> list[str]:

@@ -19,6 +19,13 @@ main thread, while it waits for their results, sets it, so every running
 search stops within milliseconds and every search not yet started returns at
 once, and the pool is shut down before ``KeyboardInterrupt`` goes on.
 
+A signal that comes while the main thread runs a finalizer (a ``__del__``,
+a weakref callback such as the one of a thread pool just dropped) raises
+its ``KeyboardInterrupt`` there, and Python prints it as "Exception
+ignored" and goes on as if nothing came. The command line keeps such an
+interrupt (``keep_lost_interrupts``) and raises it again at the next
+search (``raise_lost``), or when the command ends.
+
 >>> import numpy as np
 >>> run_kernel(lambda a, stop: a + int(stop[0]), 41)
 41
@@ -33,6 +40,8 @@ import numpy as np
 
 # defined in errors, which imports nothing: the command line catches it before numpy loads
 from .errors import Terminated as Terminated
+from .errors import keep_lost_interrupts as keep_lost_interrupts
+from .errors import raise_lost
 
 
 def new_flag() -> np.ndarray:
@@ -55,6 +64,7 @@ def run_kernel(kernel, *args):
         shared = getattr(_local, "stop", None)
         return kernel(*args, new_flag() if shared is None else shared)
     global _helper_cpu
+    raise_lost()
     stop = new_flag()
     box: dict = {}
 
@@ -79,6 +89,7 @@ def run_kernel(kernel, *args):
         _helper_cpu += box.get("cpu", 0.0)
     if "error" in box:
         raise box["error"]
+    raise_lost()
     return box["value"]
 
 
@@ -120,9 +131,12 @@ class ThreadPool:
     def map(self, fn, items) -> list:
         futures = []
         try:
+            raise_lost()
             for item in items:
                 futures.append(self._executor.submit(fn, item))
-            return [future.result() for future in futures]  # interruptible waits
+            results = [future.result() for future in futures]  # interruptible waits
+            raise_lost()
+            return results
         except BaseException:
             self.stop[0] = 1
             for future in futures:

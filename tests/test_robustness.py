@@ -131,6 +131,38 @@ def test_a_signal_while_the_command_starts_is_one_line_too(sig, line, wait):
     assert seconds < 3
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ctrl_c_during_a_finalizer_still_stops_the_command_bug(workers):
+    """A Ctrl-C that comes while a finalizer runs (as the weakref callback of a
+    dropped thread pool) was printed as "Exception ignored" and lost: autoplay
+    went on to the end with status 0 (seen once in CI). As if it came there, in
+    the third decision's clean-up: the next search stops the command."""
+    code = (
+        "import sys\n"
+        "from spidersolve.cli.main import main\n"
+        "from spidersolve.search import honest\n"
+        "calls = []\n"
+        "close = honest._Pool.close\n"
+        "class Finalizer:\n"
+        "    def __del__(self):\n"
+        "        raise KeyboardInterrupt\n"
+        "def closing(self):\n"
+        "    calls.append(1)\n"
+        "    if len(calls) == 3:\n"
+        "        Finalizer()\n"
+        "    close(self)\n"
+        "honest._Pool.close = closing\n"
+        f"honest.default_workers = lambda: {workers}\n"
+        "sys.argv = ['spidersolve', 'autoplay', 'SP1-S1C-AAAAAAD', '--honest']\n"
+        "try:\n"
+        "    main()\n"
+        "finally:\n"
+        "    print('decisions', len(calls), file=sys.stderr)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert (out.returncode, out.stderr) == (130, "error: interrupted\ndecisions 4\n")
+
+
 def test_sigterm_ends_a_game_in_play_with_its_own_status():
     """Ctrl-C ends a game of ``play`` quietly (status 0); ``kill`` says it was killed."""
     proc = subprocess.Popen(

@@ -15,7 +15,7 @@ import threading
 import click
 
 from .. import __version__
-from ..errors import SpiderError, Terminated, error_line, shown
+from ..errors import SpiderError, Terminated, error_line, keep_lost_interrupts, shown
 
 # click >= 8.2 raises this for a bare ``spidersolve``: show the help, not an error line.
 _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
@@ -220,7 +220,8 @@ def main(argv=None):
         sys.stdout = named
     try:
         try:
-            cli.main(args=argv, prog_name="spidersolve", standalone_mode=True)
+            with keep_lost_interrupts():
+                cli.main(args=argv, prog_name="spidersolve", standalone_mode=True)
         finally:
             sys.stdout.flush()  # a closed pipe shows here, not at exit
     except BrokenPipeError:
