@@ -209,6 +209,37 @@ def test_a_run_that_dies_keeps_its_finished_chunks(tmp_path):
     assert [p.name for p in ResultStore(tmp_path).files()] == ["results.parquet"]
 
 
+def test_a_ctrl_c_lost_in_a_finalizer_stops_the_batch_after_its_chunk(tmp_path):
+    """The command line keeps a KeyboardInterrupt that Python ignored in a finalizer;
+    a batch raises it after the chunk it was writing (with worker processes no
+    search runs in this process to raise it)."""
+    from spidersolve.errors import keep_lost_interrupts
+    from spidersolve.search import solve
+
+    tasks = plan("code", [1], ["classic"], range(6), 500)
+    known = {t.deal: solve(GameCode(1, "classic", t.deal).position(), nodes=500) for t in tasks}
+    by_position = {GameCode(1, "classic", d).position(): r for d, r in known.items()}
+
+    class Finalizer:
+        def __del__(self):
+            raise KeyboardInterrupt
+
+    def on_chunk(rows):
+        if rows[0]["deal"] == 0:
+            Finalizer()  # as if Ctrl-C came while a finalizer ran
+
+    with keep_lost_interrupts(), pytest.raises(KeyboardInterrupt):
+        run_batch(
+            tasks,
+            tmp_path,
+            InlineBackend(),
+            chunk=2,
+            solver=lambda position, nodes: by_position[position],
+            on_chunk=on_chunk,
+        )
+    assert list(load_results(tmp_path)["deal"]) == [0, 1]
+
+
 def test_one_suit_relaxed_is_one_suit_classic():
     tasks = plan("code", [1, 2], ["classic", "relaxed"], range(2), 100)
     assert [(t.suits, t.rules, t.deal) for t in tasks] == [

@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from .. import __version__
+from ..errors import raise_lost
 from ..interrupt import thread_cpu
 from .backends import InlineBackend
 from .plan import (
@@ -285,6 +286,7 @@ def _solve_chunks(
         report.count(rows)
         if on_chunk:
             on_chunk(rows)
+        raise_lost()  # a Ctrl-C that came during a finalizer: the written chunks stand
 
 
 # -- what the runs planned -----------------------------------------------------
