@@ -82,7 +82,7 @@ def keep_lost_interrupts():
 
 
 def raise_lost() -> None:
-    """Raise again an interrupt that came while a finalizer ran (see the module's text)."""
+    """Raise again an interrupt that came while a finalizer ran (``spidersolve.interrupt``)."""
     if _lost:
         err = _lost[0]
         _lost.clear()
