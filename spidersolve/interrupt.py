@@ -23,8 +23,8 @@ A signal that comes while the main thread runs a finalizer (a ``__del__``,
 a weakref callback such as the one of a thread pool just dropped) raises
 its ``KeyboardInterrupt`` there, and Python prints it as "Exception
 ignored" and goes on as if nothing came. The command line keeps such an
-interrupt (``keep_lost_interrupts``), and the next search, thread pool
-map or batch chunk raises it again (``raise_lost``).
+interrupt (``errors.keep_lost_interrupts``), and the next search, thread
+pool map or batch chunk raises it again (``errors.raise_lost``).
 
 >>> import numpy as np
 >>> run_kernel(lambda a, stop: a + int(stop[0]), 41)
@@ -40,7 +40,6 @@ import numpy as np
 
 # defined in errors, which imports nothing: the command line catches it before numpy loads
 from .errors import Terminated as Terminated
-from .errors import keep_lost_interrupts as keep_lost_interrupts
 from .errors import raise_lost
 
 
