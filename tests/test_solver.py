@@ -18,7 +18,7 @@ from strategies import (
 )
 
 from spidersolve.search import ReplayFailed, solve, verify_win
-from spidersolve.state import Action, Game, GameCode, Position, legal_actions, replay
+from spidersolve.state import Action, Game, GameCode, Position, legal_actions, line_text, replay
 from spidersolve.state.rules import apply
 
 
@@ -63,6 +63,45 @@ def test_budgets_nest_won_at_n_unknown_at_n_minus_one(suits, deal):
     assert (exact.verdict, exact.nodes, exact.line) == ("won", n, full.line)
     assert (above.verdict, above.nodes, above.line) == ("won", n, full.line)
     assert below.verdict == "unknown" and below.nodes == n - 1
+
+
+@pytest.mark.parametrize("tail", [50_000, 10])
+def test_the_phases_of_a_budget_nest(monkeypatch, tail):
+    """The default's first TAIL_AFTER nodes, then the tail beam, then the default again.
+
+    Small phases (the real ones are 500,000 nodes each), from 60 actions
+    into a one-suit deal: with a long tail the beam wins; with a tail of 10
+    nodes the default wins again, from the start, after both.
+    """
+    from spidersolve.search import solver
+
+    code = _code(1, 3)
+    after = line_text(solve(code, nodes=10_000).line[:60])
+    monkeypatch.setattr(solver, "TAIL_AFTER", 50)
+    monkeypatch.setattr(solver, "TAIL_NODES", tail)
+    alone = solve(code, after=after, nodes=100_000, weights="default")  # the default rows alone
+    full = solve(code, after=after, nodes=100_000)
+    assert alone.verdict == full.verdict == "won" and alone.nodes > 50
+    n = full.nodes
+    if tail == 10:  # the beam did not win in its 10 nodes: the default did, again
+        assert (n, full.line) == (50 + 10 + alone.nodes, alone.line)
+    else:
+        beam = solve(code, after=after, nodes=tail, weights="tail_beam")
+        assert (n, full.line) == (50 + beam.nodes, beam.line) and beam.line != alone.line
+    exact = solve(code, after=after, nodes=n)
+    below = solve(code, after=after, nodes=n - 1)
+    above = solve(code, after=after, nodes=n + 12_345)
+    assert (exact.verdict, exact.nodes, exact.line) == ("won", n, full.line)
+    assert (above.verdict, above.nodes, above.line) == ("won", n, full.line)
+    assert below.verdict == "unknown" and below.nodes <= n - 1
+    small = solve(code, after=after, nodes=50)
+    assert small == solve(code, after=after, nodes=50, weights="default")
+    # unknown after two phases: a hint follows the first phase's best line
+    from spidersolve.search.hints import hint
+
+    two = hint(code, after=after, nodes=60)
+    assert two.status == "unproven" and two.nodes == 60
+    assert two.action == hint(code, after=after, nodes=50, weights="default").action
 
 
 def test_shortened_line_still_wins_and_is_shorter():

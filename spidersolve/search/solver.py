@@ -16,7 +16,7 @@ from ..verdict import MAX_NODES, Verdict
 from . import _kernels as K
 from . import _lines as L
 from .compiled import fresh_kernels
-from .heuristic import beam_weights, weight_rows
+from .heuristic import TAIL_BEAM, beam_weights, weight_rows
 from .native import run_search_kernel
 from .verify import verify_win
 
@@ -148,6 +148,7 @@ class _Search:
                 "LINE instead"
             )
         started = time.perf_counter()
+        self._best: tuple[Action, ...] | None = None  # kept by release()
         weights = weight_rows(weights)  # the named configurations as the kernel's rows
         fresh_kernels()  # numba's cache does not see edits to the kernels a kernel inlines
         self.result = np.zeros(K.RESULT_SIZE, np.int64)
@@ -189,8 +190,15 @@ class _Search:
         )
         return tuple(action_from_code(c) for c in reversed(codes))
 
+    def release(self) -> None:
+        """Let go of the arrays lines are rebuilt from, keeping the best line."""
+        self._best = self.best_line()
+        self.node_entry = self.ent_parent = self.ent_action = None
+
     def best_line(self) -> tuple[Action, ...]:
         """The actions to the best-valued position the search generated (may be empty)."""
+        if self._best is not None:
+            return self._best
         entry = int(self.result[K.RESULT_BEST_ENTRY])
         if entry <= 0:
             return ()
@@ -254,21 +262,69 @@ def solve(
     return _solve_game(start_of(source, after), nodes, weights, shorten, memory)[0]
 
 
+# The default configuration's budget in phases (docs/solver.md): its first
+# TAIL_AFTER nodes go to the default rows; a deal they leave unknown gets the
+# next TAIL_NODES from one beam alone, ranked as KPatience ranks
+# (``heuristic.TAIL_BEAM``); what is left of the budget, if more than
+# TAIL_AFTER, goes to the default rows again, from the start. Chosen on
+# training deals PySolFC four suits 6401..8400, checked on 8401..10400
+# (docs/tuning.md).
+TAIL_AFTER = 500_000
+TAIL_NODES = 500_000
+
+
+def _phases(nodes: int, weights) -> list[tuple[int | None, object]]:
+    """The searches of a budget, in order: (most nodes, weights) each.
+
+    ``None`` nodes: what the searches before it left of the budget, if more
+    than ``TAIL_AFTER`` (with less, the default rows again could win
+    nothing the first phase did not). A search that stops early leaves
+    its nodes to the next, so budgets nest: a deal won with n nodes in
+    all is won with the same line at every budget >= n.
+
+    >>> _phases(1_000_000, None)[:2] == [(TAIL_AFTER, None), (TAIL_NODES, TAIL_BEAM)]
+    True
+    >>> _phases(300_000, None), _phases(10**7, "plain")
+    ([(300000, None)], [(10000000, 'plain')])
+    """
+    if weights is not None or nodes <= TAIL_AFTER:
+        return [(nodes, weights)]
+    return [(TAIL_AFTER, None), (TAIL_NODES, TAIL_BEAM), (None, None)]
+
+
 def _solve_game(game: Game, nodes: int, weights=None, shorten=False, memory=None):
-    """solve() on a Game: the result and the search run (None for a won game)."""
+    """solve() on a Game: the result and the search run (None for a won game).
+
+    For an unknown deal the run is the first phase's (``_phases``), whose
+    best line a hint follows.
+    """
     started = time.perf_counter()
     if game.won:
         return SolveResult(Verdict.WON, 0, time.perf_counter() - started, (), 0, game.score), None
-    run = _Search(game, nodes, weights, memory)
+    if not 1 <= nodes <= MAX_NODES:
+        raise SpiderError(f"the node limit must be 1 .. {MAX_NODES}, not {nodes}")
+    spent = 0
+    first = None
+    for most, rows in _phases(nodes, weights):
+        budget = nodes - spent if most is None else min(most, nodes - spent)
+        if budget < 1 or (most is None and budget <= TAIL_AFTER):
+            break
+        if first is not None:
+            first.release()  # its arrays, before the next search takes its own
+        run = _Search(game, budget, rows, memory)
+        spent += run.nodes
+        first = first or run
+        if run.verdict != "unknown" or run.memory_full:
+            break  # a later phase would meet the same memory cap
     if run.verdict != "won":
         seconds = time.perf_counter() - started
-        return SolveResult(run.verdict, run.nodes, seconds, memory_full=run.memory_full), run
+        return SolveResult(run.verdict, spent, seconds, memory_full=run.memory_full), first
     line = run.winning_line()
     if shorten:
         line = shorten_line(game, line)
     final = verify_win(game, line)
     return SolveResult(
-        Verdict.WON, run.nodes, time.perf_counter() - started, line, len(line), final.score
+        Verdict.WON, spent, time.perf_counter() - started, line, len(line), final.score
     ), run
 
 
