@@ -97,16 +97,20 @@ def main(argv=None):
             f.write("suits,deal,verdict,nodes,seconds,moves,peak_mb\n")
             for row in rows:
                 f.write(",".join("" if x is None else str(x) for x in row) + "\n")
-    from spidersolve.search.heuristic import weight_rows
+    from spidersolve.search.heuristic import TAIL_BEAM, weight_rows
+    from spidersolve.search.solver import TAIL_AFTER
 
     named = (
         f"{len(deals)} listed deals"
         if args.deal_list
         else f"deals {args.start}..{args.start + args.deals - 1}"
     )
+    tail = ""
+    if weights is None and args.nodes > TAIL_AFTER:  # the default's phases (solver._phases)
+        tail = f" for {TAIL_AFTER:,} nodes, then the tail beam {list(TAIL_BEAM)}"
     print(
         f"solve_power: {named}, node limit "
-        f"{args.nodes:,}, weights {weights or 'default'} {weight_rows(weights).tolist()}, "
+        f"{args.nodes:,}, weights {weights or 'default'} {weight_rows(weights).tolist()}{tail}, "
         f"{args.workers} workers, "
         f"{'lines shortened, ' if args.shorten else ''}"
         f"wall {wall:.0f} s"
