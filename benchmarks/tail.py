@@ -29,7 +29,7 @@ from spidersolve.stats.store import load_results
 from spidersolve.stats.winrates import counts, rung_text, settled
 
 HERE = Path(__file__).resolve().parent
-DEFAULT_SETS = ["sp1", "pysol-s1", "pysol-s2", "pysol-s4", "relaxed-s4"]
+DEFAULT_SETS = ["sp1", "pysol-s1", "pysol-s2", "pysol-s4", "pysol-s4-tail", "relaxed-s4"]
 KEYS = ["source", "suits", "rules"]
 
 PUBLISHED = [
