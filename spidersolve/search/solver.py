@@ -233,8 +233,13 @@ def solve(
     after : str
         A line played from the source first, like ``"1>8 deal"``.
     weights : None, Weights, str or a sequence of them
-        The heuristics (``None``: ``heuristic.DEFAULT_WEIGHTS``): named
-        configurations (``heuristic.PRESETS``); see ``heuristic.weight_rows``.
+        The heuristics. ``None``, the default: ``heuristic.DEFAULT_WEIGHTS``
+        for the first 500,000 nodes, then, for a deal still unknown, the
+        beam ``heuristic.TAIL_BEAM`` alone for up to 500,000, then the
+        default rows again with what is left (``_phases``). Otherwise one
+        search with those rows: named configurations (``heuristic.PRESETS``,
+        where ``"default"`` is the six rows alone); see
+        ``heuristic.weight_rows``.
     shorten : bool
         Then look for a shorter winning line (see ``shorten_line``; the
         seconds include it).
