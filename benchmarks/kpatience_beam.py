@@ -194,7 +194,9 @@ def _expand(layer, n_layer, table, card_keys, stock_keys, out_parent, out_action
             apply_action(board, action, undo)
             h = canonical_hash(board, card_keys, stock_keys, 0) | np.uint64(1)
             won = board[NREMOVED] == RUNS
-            if _insert(table, h) and m < out_parent.size:
+            if _insert(table, h):
+                if m == out_parent.size:
+                    return -1, -1  # more new children than the buffers hold
                 out_parent[m] = p
                 out_action[m] = action
                 ranking(board, keys)
@@ -225,13 +227,17 @@ def kp_beam(board, width, nodes=1_000_000, depth=DEPTH, keys=None):
     out_action = np.empty(cap, np.int64)
     out_keys = np.empty((cap, N_KEYS), np.int64)
     undo = np.empty(UNDO_SIZE, np.int32)
+    _insert(table, canonical_hash(board, card_keys, stock_keys, 0) | np.uint64(1))  # the root
     layer = board[None, :].copy()
     paths: list[list[int]] = [[]]
     expanded = 0
+    children = 0
     for layers in range(depth):
         m, won = _expand(
             layer, len(layer), table, card_keys, stock_keys, out_parent, out_action, out_keys
         )
+        if m < 0 or (children := children + m) > 0.7 * table.size:
+            raise RuntimeError(f"{'a layer' if m < 0 else 'the seen set'} outgrew its arrays")
         expanded += len(layer)
         if won >= 0:
             return "won", expanded, layers + 1, paths[out_parent[won]] + [int(out_action[won])]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import signal
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -201,5 +202,6 @@ def load_benchmark(name: str):
     path = Path(__file__).resolve().parent.parent / "benchmarks" / f"{name}.py"
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # numba's cache (cache=True) finds its functions by module
     spec.loader.exec_module(module)
     return module

@@ -199,3 +199,20 @@ def test_solve_search_memory_refusals_are_one_line(extra, message):
     result = run("solve", "SP1-S1C-AAAAAAD", *extra)
     assert result.exit_code == 2 and message in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1 and result.stdout == ""
+
+
+def test_a_capped_first_phase_leaves_its_nodes_to_the_tail_beam():
+    """Past TAIL_AFTER, a cap that stops the default rows hands the rest to the beam.
+
+    The six rows do not run a third time: they would stop where they stopped.
+    """
+    from spidersolve.search.solver import TAIL_AFTER, TAIL_NODES
+
+    cap = 40 * 2**20
+    game = as_game("pysol:4:1009")
+    first = _Search(game, TAIL_AFTER, None, cap)
+    assert first.memory_full and first.nodes < TAIL_AFTER
+    beam = _Search(game, TAIL_NODES, "tail_beam", cap)
+    result = solve(game, nodes=10**7, memory=cap)
+    assert result.verdict == "unknown" and result.memory_full
+    assert result.nodes == first.nodes + beam.nodes

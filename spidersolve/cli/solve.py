@@ -172,8 +172,13 @@ def solve_command(
             "raise --search-memory, or --prove to walk every position"
         )
     else:
+        stopped = (
+            f" (the default's phases stopped before --nodes {nodes}: docs/solver.md)"
+            if result.nodes < nodes
+            else ""
+        )
         click.echo(
-            f"no proof within {plural(nodes, 'node')}: try a larger --nodes, "
+            f"no proof within {plural(result.nodes, 'node')}{stopped}: try a larger --nodes, "
             + _further_searches(search)
             + "or --prove to walk every position"
         )

@@ -103,8 +103,9 @@ def stats(results, by, budgets, as_json, as_csv, plot):
     planned = missing_count(everything, runs)
     note = _missing_note(planned)
     frame, honest = split_players(everything)
-    # unknown before the node limit: a --search-memory cap stopped the search, or
-    # a beam (a --retry rung, the default's tail phase) had no position left
+    # unknown before the node limit: a --search-memory cap stopped the search, a
+    # beam (a --retry rung, the default's tail phase) had no position left, or
+    # the default's phases left nodes unused (solver._phases)
     early = (
         int(((frame["verdict"] == "unknown") & (frame["nodes"] < frame["node_limit"])).sum())
         if not frame.empty
@@ -114,8 +115,8 @@ def stats(results, by, budgets, as_json, as_csv, plot):
         early_note = (
             f"note: {early:,} unknown {'row' if early == 1 else 'rows'} stopped before "
             "the node limit: a --search-memory cap (a larger cap goes further, "
-            "with a larger --retry limit or into another --out) or a beam with no "
-            "position left to expand"
+            "with a larger --retry limit or into another --out), a beam with no "
+            "position left to expand, or the default's phases (docs/solver.md)"
         )
         note = early_note if note is None else note + "\n" + early_note
     if as_json:

@@ -282,10 +282,14 @@ def _phases(nodes: int, weights) -> list[tuple[int | None, object]]:
     """The searches of a budget, in order: (most nodes, weights) each.
 
     ``None`` nodes: what the searches before it left of the budget, if more
-    than ``TAIL_AFTER`` (with less, the default rows again could win
-    nothing the first phase did not). A search that stops early leaves
-    its nodes to the next, so budgets nest: a deal won with n nodes in
-    all is won with the same line at every budget >= n.
+    than ``TAIL_AFTER`` and the first phase was not stopped by the memory
+    cap (else the default rows again could win nothing the first phase
+    did not). A search that stops early, at the memory cap too, leaves its
+    nodes to the next, so budgets nest: a deal won with n nodes in all is
+    won with the same line at every budget >= n. A solve can so end
+    ``unknown`` below its node limit without a memory cap: when the beam
+    runs out of positions, or with a limit up to 2 x ``TAIL_AFTER`` +
+    ``TAIL_NODES``.
 
     >>> _phases(1_000_000, None)[:2] == [(TAIL_AFTER, None), (TAIL_NODES, TAIL_BEAM)]
     True
@@ -309,21 +313,27 @@ def _solve_game(game: Game, nodes: int, weights=None, shorten=False, memory=None
     if not 1 <= nodes <= MAX_NODES:
         raise SpiderError(f"the node limit must be 1 .. {MAX_NODES}, not {nodes}")
     spent = 0
-    first = None
+    full = False
+    first: _Search | None = None
+    run: _Search | None = None
     for most, rows in _phases(nodes, weights):
         budget = nodes - spent if most is None else min(most, nodes - spent)
-        if budget < 1 or (most is None and budget <= TAIL_AFTER):
+        if budget < 1:
             break
-        if first is not None:
-            first.release()  # its arrays, before the next search takes its own
+        if most is None and (budget <= TAIL_AFTER or (first is not None and first.memory_full)):
+            break  # the default rows again would stop where they stopped first
+        if run is not None:
+            run.release()  # its arrays, before the next search takes its own
         run = _Search(game, budget, rows, memory)
         spent += run.nodes
+        full = full or run.memory_full
         first = first or run
-        if run.verdict != "unknown" or run.memory_full:
-            break  # a later phase would meet the same memory cap
+        if run.verdict != "unknown":
+            break
+    assert run is not None  # the first phase always runs: nodes >= 1
     if run.verdict != "won":
         seconds = time.perf_counter() - started
-        return SolveResult(run.verdict, spent, seconds, memory_full=run.memory_full), first
+        return SolveResult(run.verdict, spent, seconds, memory_full=full), first
     line = run.winning_line()
     if shorten:
         line = shorten_line(game, line)
