@@ -41,14 +41,14 @@ from __future__ import annotations
 
 import argparse
 import csv
-import os
 import sys
-import tempfile
 import time
 
 import numpy as np
 from numba import njit
 
+from spidersolve.files import write_atomic
+from spidersolve.search._terms import follows, run_down
 from spidersolve.state._board import (
     BOARD_SIZE,
     CAP,
@@ -72,30 +72,13 @@ K_LEVEL, K_CHAOS, K_READY, K_FREE, K_OFF, K_HASH, N_KEYS = range(7)
 
 
 @njit(cache=True)
-def _on_next(lower, upper):
-    """True if ``upper`` lies on ``lower`` in one same-suit run (face up both)."""
-    return (lower >> 4) == (upper >> 4) and (lower & 15) == (upper & 15) + 1
-
-
-@njit(cache=True)
-def top_run(board, c):
-    """Cards of column c's same-suit face-up run on top (0 for an empty column)."""
-    n = board[LEN + c]
-    if n == 0:
-        return 0
-    i = n - 1
-    while i > board[FD + c] and _on_next(board[c * CAP + i - 1], board[c * CAP + i]):
-        i -= 1
-    return n - i
-
-
-@njit(cache=True)
 def _run_of_suit(board, c, suit):
-    """``top_run`` if column c's top card is of ``suit``, else 0."""
+    """Cards of column c's same-suit face-up run on top if its top card is of
+    ``suit``, else 0."""
     n = board[LEN + c]
     if n == 0 or (board[c * CAP + n - 1] >> 4) != suit:
         return 0
-    return top_run(board, c)
+    return run_down(board, c, n - 1)
 
 
 @njit(cache=True)
@@ -111,9 +94,9 @@ def ranking(board, out):
             continue
         chaos += 1
         for i in range(1, n):
-            if i - 1 < board[FD + c] or not _on_next(board[c * CAP + i - 1], board[c * CAP + i]):
+            if i - 1 < board[FD + c] or not follows(board[c * CAP + i - 1], board[c * CAP + i]):
                 chaos += 1
-        playable += n if n < 2 else top_run(board, c)
+        playable += n if n < 2 else run_down(board, c, n - 1)
     for c in range(N_COLS):
         if board[LEN + c] == 0:
             continue
@@ -144,7 +127,7 @@ def allowed(board, action):
     moved = action & 255
     start = board[LEN + src] - moved  # where the moved cards start
     suit = board[src * CAP + board[LEN + src] - 1] >> 4
-    splits = start > board[FD + src] and _on_next(
+    splits = start > board[FD + src] and follows(
         board[src * CAP + start - 1], board[src * CAP + start]
     )
     if board[LEN + dst] > 0:
@@ -331,12 +314,13 @@ def main(argv=None) -> int:
         f"{sum(r['cpu_seconds'] for r in rows):.0f} CPU-s"
     )
     if args.out:
-        folder = os.path.dirname(os.path.abspath(args.out))
-        with tempfile.NamedTemporaryFile("w", dir=folder, delete=False, newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+
+        def write(handle):
+            writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
             writer.writeheader()
             writer.writerows(rows)
-        os.replace(f.name, args.out)
+
+        write_atomic(args.out, write, text=True)
     return 0
 
 
