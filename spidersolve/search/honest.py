@@ -61,7 +61,7 @@ from ..state.visible import samples as draw_samples
 from ..state.visible import unknown_count, visible_of
 from ._terms import evaluate
 from .heuristic import PLAIN, weight_rows
-from .solver import MAX_NODES, _Search
+from .solver import _Search, check_node_limit
 
 METHODS = ("vote", "compare", "bandit")
 HONEST_SAMPLES = 8
@@ -304,8 +304,7 @@ def advise(
         view = visible_of(view)
     if nodes is None:
         nodes = HONEST_NODES[view.suits]
-    if not 1 <= nodes <= MAX_NODES:
-        raise SpiderError(f"the node limit must be 1 .. {MAX_NODES}, not {nodes}")
+    check_node_limit(nodes)
     if len(view.removed) == 8:
         return HonestAdvice("won", None, (), 0, 0, 0, 0, 0, time.perf_counter() - started)
     legal = legal_actions(view)

@@ -121,6 +121,12 @@ class SolveResult:
 start_of = as_game  # the one coercion of a source to a Game (``state.as_game``)
 
 
+def check_node_limit(nodes: int) -> None:
+    """Raise SpiderError unless ``nodes`` is a node limit a search takes (1 .. MAX_NODES)."""
+    if not 1 <= nodes <= MAX_NODES:
+        raise SpiderError(f"the node limit must be 1 .. {MAX_NODES}, not {nodes}")
+
+
 class _Search:
     """One run of the kernel and what it left behind to rebuild lines from."""
 
@@ -135,8 +141,7 @@ class _Search:
         """``reveals`` >= 0: expand only positions reached with at most that many
         reveals (``_kernels.search``'s ``reveal_limit``); -1: every position."""
         position = game.position
-        if not 1 <= nodes <= MAX_NODES:
-            raise SpiderError(f"the node limit must be 1 .. {MAX_NODES}, not {nodes}")
+        check_node_limit(nodes)
         if memory is not None and not 0 < memory < 2**62:
             raise SpiderError(
                 f"the search's memory must be a positive number of bytes, not {memory}"
@@ -310,8 +315,7 @@ def _solve_game(game: Game, nodes: int, weights=None, shorten=False, memory=None
     started = time.perf_counter()
     if game.won:
         return SolveResult(Verdict.WON, 0, time.perf_counter() - started, (), 0, game.score), None
-    if not 1 <= nodes <= MAX_NODES:
-        raise SpiderError(f"the node limit must be 1 .. {MAX_NODES}, not {nodes}")
+    check_node_limit(nodes)
     spent = 0
     full = False
     first: _Search | None = None
