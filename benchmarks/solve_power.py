@@ -97,8 +97,8 @@ def main(argv=None):
             f.write("suits,deal,verdict,nodes,seconds,moves,peak_mb\n")
             for row in rows:
                 f.write(",".join("" if x is None else str(x) for x in row) + "\n")
-    from spidersolve.search.heuristic import TAIL_BEAM, weight_rows
-    from spidersolve.search.solver import TAIL_AFTER
+    from spidersolve.search.heuristic import TAIL_BEAMS, weight_rows
+    from spidersolve.search.solver import TAIL_AFTER, TAIL_NODES
 
     named = (
         f"{len(deals)} listed deals"
@@ -107,7 +107,8 @@ def main(argv=None):
     )
     tail = ""
     if weights is None and args.nodes > TAIL_AFTER:  # the default's phases (solver._phases)
-        tail = f" for {TAIL_AFTER:,} nodes, then the tail beam {list(TAIL_BEAM)}"
+        beams = ", ".join(str(list(beam)) for beam in TAIL_BEAMS)
+        tail = f" for {TAIL_AFTER:,} nodes, then {TAIL_NODES:,} for each tail beam: {beams}"
     print(
         f"solve_power: {named}, node limit "
         f"{args.nodes:,}, weights {weights or 'default'} {weight_rows(weights).tolist()}{tail}, "

@@ -201,18 +201,23 @@ def test_solve_search_memory_refusals_are_one_line(extra, message):
     assert len(result.stderr.strip().splitlines()) == 1 and result.stdout == ""
 
 
-def test_a_capped_first_phase_leaves_its_nodes_to_the_tail_beam():
-    """Past TAIL_AFTER, a cap that stops the default rows hands the rest to the beam.
+def test_a_capped_first_phase_leaves_its_nodes_to_the_tail_beams():
+    """Past TAIL_AFTER, a cap that stops the default rows hands the rest to the beams.
 
-    The six rows do not run a third time: they would stop where they stopped.
+    Each beam runs to its mark (``solver._phases``), so the first gets what
+    the six rows left too. The six rows do not run a third time: they would
+    stop where they stopped.
     """
+    from spidersolve.search.heuristic import TAIL_BEAMS
     from spidersolve.search.solver import TAIL_AFTER, TAIL_NODES
 
     cap = 40 * 2**20
     game = as_game("pysol:4:1009")
     first = _Search(game, TAIL_AFTER, None, cap)
     assert first.memory_full and first.nodes < TAIL_AFTER
-    beam = _Search(game, TAIL_NODES, "tail_beam", cap)
+    spent = first.nodes
+    for k, beam in enumerate(TAIL_BEAMS, 1):
+        spent += _Search(game, TAIL_AFTER + k * TAIL_NODES - spent, beam, cap).nodes
     result = solve(game, nodes=10**7, memory=cap)
     assert result.verdict == "unknown" and result.memory_full
-    assert result.nodes == first.nodes + beam.nodes
+    assert result.nodes == spent > first.nodes

@@ -65,29 +65,41 @@ def test_budgets_nest_won_at_n_unknown_at_n_minus_one(suits, deal):
     assert below.verdict == "unknown" and below.nodes == n - 1
 
 
-@pytest.mark.parametrize("tail", [50_000, 10])
-def test_the_phases_of_a_budget_nest(monkeypatch, tail):
-    """The default's first TAIL_AFTER nodes, then the tail beam, then the default again.
+@pytest.mark.parametrize("cut, tail", [(60, 50_000), (60, 10), (40, 50_000)])
+def test_the_phases_of_a_budget_nest(monkeypatch, cut, tail):
+    """The default's first TAIL_AFTER nodes, then the tail beams, then the default again.
 
-    Small phases (the real ones are 500,000 nodes each), from 60 actions
-    into a one-suit deal: with a long tail the beam wins; with a tail of 10
-    nodes the default wins again, from the start, after both.
+    Small phases (the real ones are 500,000 nodes each) and two beams (the
+    default has one), from ``cut`` actions into a one-suit deal: from 60,
+    with a long tail the first beam wins, and with a tail of 10 nodes
+    neither beam does and the default wins again, from the start, after
+    them; from 40 the first beam does not win and the second does.
     """
     from spidersolve.search import solver
+    from spidersolve.search.heuristic import Weights
+
+    wide = Weights(face_down=5, breaks=5, mixed=5, empty=10, removed=10, spare=50, width=500)
+    beams = (wide, wide.replace(width=250, noise=2, seed=1))  # not the default's: fixed here
 
     code = _code(1, 3)
-    after = line_text(solve(code, nodes=10_000).line[:60])
+    after = line_text(solve(code, nodes=10_000).line[:cut])
     monkeypatch.setattr(solver, "TAIL_AFTER", 50)
     monkeypatch.setattr(solver, "TAIL_NODES", tail)
+    monkeypatch.setattr(solver, "TAIL_BEAMS", beams)
     alone = solve(code, after=after, nodes=100_000, weights="default")  # the default rows alone
     full = solve(code, after=after, nodes=100_000)
     assert alone.verdict == full.verdict == "won" and alone.nodes > 50
     n = full.nodes
-    if tail == 10:  # the beam did not win in its 10 nodes: the default did, again
-        assert (n, full.line) == (50 + 10 + alone.nodes, alone.line)
+    first, second = (solve(code, after=after, nodes=tail, weights=b) for b in beams)
+    if tail == 10:  # no beam won in its 10 nodes: the default did, again
+        assert first.verdict == second.verdict == "unknown"
+        assert (n, full.line) == (50 + 2 * 10 + alone.nodes, alone.line)
+    elif cut == 60:
+        assert first.verdict == "won"
+        assert (n, full.line) == (50 + first.nodes, first.line) and first.line != alone.line
     else:
-        beam = solve(code, after=after, nodes=tail, weights="tail_beam")
-        assert (n, full.line) == (50 + beam.nodes, beam.line) and beam.line != alone.line
+        assert first.verdict == "unknown" and first.nodes == tail and second.verdict == "won"
+        assert (n, full.line) == (50 + tail + second.nodes, second.line)
     exact = solve(code, after=after, nodes=n)
     below = solve(code, after=after, nodes=n - 1)
     above = solve(code, after=after, nodes=n + 12_345)

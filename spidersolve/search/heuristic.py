@@ -136,14 +136,21 @@ KP_300 = (PLAIN, DIG, UNBURY, ONE_SUIT, BEAM_40, KP_BEAM_300)
 # that it was tried on (docs/tuning.md).
 KP_BEAM_5000 = KP_BEAM_300.replace(width=5000)
 
-# The second phase of the default budget (``solver.TAIL_AFTER``): one beam
-# 500 wide, alone, ranked as KPatience's beam ranks (its "chaos": a
-# face-down card, a break and a mixed pair count alike, an empty column
-# twice; docs/tuning.md). Removed runs and the spare penalty are ours.
-# Unlike ``kp300`` (breaks and mixed pairs, no face-down term), it wins
-# about half the four-suit deals the default leaves unknown at 1,000,000
-# nodes within 500,000 more (training deals, docs/tuning.md).
-TAIL_BEAM = Weights(face_down=5, breaks=5, mixed=5, empty=10, removed=10, spare=50, width=500)
+# The second phase of the default budget (``solver.TAIL_AFTER``): beams
+# alone, one after the other (``TAIL_BEAMS``), ranked as KPatience's beam
+# ranks (its "chaos": a face-down card, a break and a mixed pair count
+# alike, an empty column twice; docs/tuning.md); removed runs and the spare
+# penalty are ours. Unlike ``kp300`` (breaks and mixed pairs, no face-down
+# term), they win most of the four-suit deals the default leaves unknown at
+# 1,000,000 nodes. Each is 250 wide, its ties drawn from the position's hash
+# (noise 2, below the 5 of a term), a way for each seed: a beam 250 wide wins
+# about as often as one 500 wide, in half the nodes, and which deals a beam
+# wins turns on its ties, so two draws in turn win more than one beam twice
+# as wide (training and held-out deals, docs/tuning.md).
+TAIL_BEAM = Weights(
+    face_down=5, breaks=5, mixed=5, empty=10, removed=10, spare=50, width=250, noise=2
+)
+TAIL_BEAMS = (TAIL_BEAM, TAIL_BEAM.replace(seed=1))
 
 # The ranking of the beam that shortens winning lines (``solve --shorten``,
 # ``_lines.beam``); with four suits mixed pairs weigh as much as breaks and

@@ -16,7 +16,7 @@ from ..verdict import MAX_NODES, Verdict
 from . import _kernels as K
 from . import _lines as L
 from .compiled import fresh_kernels
-from .heuristic import TAIL_BEAM, beam_weights, weight_rows
+from .heuristic import TAIL_BEAMS, beam_weights, weight_rows
 from .native import run_search_kernel
 from .verify import verify_win
 
@@ -239,9 +239,9 @@ def solve(
         A line played from the source first, like ``"1>8 deal"``.
     weights : None, Weights, str or a sequence of them
         The heuristics. ``None``, the default: ``heuristic.DEFAULT_WEIGHTS``
-        for the first 500,000 nodes, then, for a deal still unknown, the
-        beam ``heuristic.TAIL_BEAM`` alone for up to 500,000, then the
-        default rows again with what is left (``_phases``). Otherwise one
+        for the first 500,000 nodes, then, for a deal still unknown, each
+        beam of ``heuristic.TAIL_BEAMS`` alone for 250,000 more, in turn,
+        then the default rows again with what is left (``_phases``). Otherwise one
         search with those rows: named configurations (``heuristic.PRESETS``,
         where ``"default"`` is the six rows alone); see
         ``heuristic.weight_rows``.
@@ -273,37 +273,44 @@ def solve(
 
 
 # The default configuration's budget in phases (docs/solver.md): its first
-# TAIL_AFTER nodes go to the default rows; a deal they leave unknown gets the
-# next TAIL_NODES from one beam alone, ranked as KPatience ranks
-# (``heuristic.TAIL_BEAM``); what is left of the budget, if more than
-# TAIL_AFTER, goes to the default rows again, from the start. Chosen on
-# training deals PySolFC four suits 6401..8400, checked on 8401..10400
-# (docs/tuning.md).
+# TAIL_AFTER nodes go to the default rows; a deal they leave unknown gets
+# TAIL_NODES more from each beam of ``heuristic.TAIL_BEAMS`` alone, in turn
+# (two beams ranked as KPatience ranks, their ties drawn two ways); what is
+# left of the budget, if more than TAIL_AFTER, goes to the default rows
+# again, from the start. Chosen on training deals PySolFC four suits
+# 6401..8400, checked on 8401..10400 and 10401..14400 (docs/tuning.md).
 TAIL_AFTER = 500_000
-TAIL_NODES = 500_000
+TAIL_NODES = 250_000
 
 
 def _phases(nodes: int, weights) -> list[tuple[int | None, object]]:
-    """The searches of a budget, in order: (most nodes, weights) each.
+    """The searches of a budget, in order: (mark, weights) each.
 
-    ``None`` nodes: what the searches before it left of the budget, if more
-    than ``TAIL_AFTER`` and the first phase was not stopped by the memory
-    cap (else the default rows again could win nothing the first phase
-    did not). A search that stops early, at the memory cap too, leaves its
-    nodes to the next, so budgets nest: a deal won with n nodes in all is
-    won with the same line at every budget >= n. A solve can so end
-    ``unknown`` below its node limit without a memory cap: when the beam
-    runs out of positions, or with a limit up to 2 x ``TAIL_AFTER`` +
-    ``TAIL_NODES``.
+    Each search runs until the nodes spent by it and the searches before it
+    reach its mark (or the budget). ``None``: what the searches before it
+    left of the budget, if more than ``TAIL_AFTER`` and the first phase was
+    not stopped by the memory cap (else the default rows again could win
+    nothing the first phase did not). So a search that stops early, at the
+    memory cap too, leaves its nodes to the next, and budgets nest: a deal
+    won with n nodes in all is won with the same line at every budget >= n.
+    A solve can so end ``unknown`` below its node limit without a memory
+    cap: when the last beam runs out of positions, or with a limit up to
+    2 x ``TAIL_AFTER`` + ``TAIL_NODES`` x the number of beams.
 
-    >>> _phases(1_000_000, None)[:2] == [(TAIL_AFTER, None), (TAIL_NODES, TAIL_BEAM)]
+    >>> _phases(1_000_000, None) == [
+    ...     (TAIL_AFTER, None),
+    ...     (TAIL_AFTER + TAIL_NODES, TAIL_BEAMS[0]),
+    ...     (TAIL_AFTER + 2 * TAIL_NODES, TAIL_BEAMS[1]),
+    ...     (None, None),
+    ... ]
     True
     >>> _phases(300_000, None), _phases(10**7, "plain")
     ([(300000, None)], [(10000000, 'plain')])
     """
     if weights is not None or nodes <= TAIL_AFTER:
         return [(nodes, weights)]
-    return [(TAIL_AFTER, None), (TAIL_NODES, TAIL_BEAM), (None, None)]
+    marks = [TAIL_AFTER + TAIL_NODES * (k + 1) for k in range(len(TAIL_BEAMS))]
+    return [(TAIL_AFTER, None), *zip(marks, TAIL_BEAMS), (None, None)]
 
 
 def _solve_game(game: Game, nodes: int, weights=None, shorten=False, memory=None):
@@ -320,11 +327,11 @@ def _solve_game(game: Game, nodes: int, weights=None, shorten=False, memory=None
     full = False
     first: _Search | None = None
     run: _Search | None = None
-    for most, rows in _phases(nodes, weights):
-        budget = nodes - spent if most is None else min(most, nodes - spent)
+    for mark, rows in _phases(nodes, weights):
+        budget = (nodes if mark is None else min(mark, nodes)) - spent
         if budget < 1:
             break
-        if most is None and (budget <= TAIL_AFTER or (first is not None and first.memory_full)):
+        if mark is None and (budget <= TAIL_AFTER or (first is not None and first.memory_full)):
             break  # the default rows again would stop where they stopped first
         if run is not None:
             run.release()  # its arrays, before the next search takes its own
