@@ -278,7 +278,8 @@ def solve(
 # (two beams ranked as KPatience ranks, their ties drawn two ways); what is
 # left of the budget, if more than TAIL_AFTER, goes to the default rows
 # again, from the start. Chosen on training deals PySolFC four suits
-# 6401..8400, checked on 8401..10400 and 10401..14400 (docs/tuning.md).
+# 6401..8400, checked on 8401..10400, 10401..14400 and 14401..18400
+# (docs/tuning.md).
 TAIL_AFTER = 500_000
 TAIL_NODES = 250_000
 
