@@ -69,8 +69,10 @@ def test_budgets_nest_won_at_n_unknown_at_n_minus_one(suits, deal):
 def test_the_phases_of_a_budget_nest(monkeypatch, cut, tail):
     """The default's first TAIL_AFTER nodes, then the tail beams, then the default again.
 
-    Small phases (the real ones are 500,000 nodes each) and two beams (the
-    default has one), from ``cut`` actions into a one-suit deal: from 60,
+    Small phases (the real ones are 500,000 and 250,000 nodes) and two
+    beams of this test's own (not the default's, so that the cases below
+    hold whatever the default's beams are), from ``cut`` actions into a
+    one-suit deal: from 60,
     with a long tail the first beam wins, and with a tail of 10 nodes
     neither beam does and the default wins again, from the start, after
     them; from 40 the first beam does not win and the second does.
@@ -79,7 +81,7 @@ def test_the_phases_of_a_budget_nest(monkeypatch, cut, tail):
     from spidersolve.search.heuristic import Weights
 
     wide = Weights(face_down=5, breaks=5, mixed=5, empty=10, removed=10, spare=50, width=500)
-    beams = (wide, wide.replace(width=250, noise=2, seed=1))  # not the default's: fixed here
+    beams = (wide, wide.replace(width=250, noise=2, seed=1))
 
     code = _code(1, 3)
     after = line_text(solve(code, nodes=10_000).line[:cut])

@@ -142,11 +142,12 @@ KP_BEAM_5000 = KP_BEAM_300.replace(width=5000)
 # alike, an empty column twice; docs/tuning.md); removed runs and the spare
 # penalty are ours. Unlike ``kp300`` (breaks and mixed pairs, no face-down
 # term), they win most of the four-suit deals the six rows do not win within
-# 500,000 nodes (36 of 47 training deals). Each is 250 wide, its ties drawn from the position's hash
-# (noise 2, below the 5 of a term), a way for each seed: a beam 250 wide wins
-# about as often as one 500 wide, in half the nodes, and which deals a beam
-# wins turns on its ties, so two draws in turn win more than one beam twice
-# as wide (training and held-out deals, docs/tuning.md).
+# 500,000 nodes (36 of 47 training deals). Each is 250 wide, its ties drawn
+# from the position's hash (noise 2, below the 5 of a term), a way for each
+# seed: a beam 250 wide wins about as often as one 500 wide, in half the
+# nodes, and which deals a beam wins turns on its ties, so two draws in turn
+# win more than one beam twice as wide (training and held-out deals,
+# docs/tuning.md).
 TAIL_BEAM = Weights(
     face_down=5, breaks=5, mixed=5, empty=10, removed=10, spare=50, width=250, noise=2
 )

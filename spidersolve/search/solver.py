@@ -241,10 +241,10 @@ def solve(
         The heuristics. ``None``, the default: ``heuristic.DEFAULT_WEIGHTS``
         for the first 500,000 nodes, then, for a deal still unknown, each
         beam of ``heuristic.TAIL_BEAMS`` alone for 250,000 more, in turn,
-        then the default rows again with what is left (``_phases``). Otherwise one
-        search with those rows: named configurations (``heuristic.PRESETS``,
-        where ``"default"`` is the six rows alone); see
-        ``heuristic.weight_rows``.
+        then the default rows again with what is left (``_phases``).
+        Otherwise one search with those rows: named configurations
+        (``heuristic.PRESETS``, where ``"default"`` is the six rows alone);
+        see ``heuristic.weight_rows``.
     shorten : bool
         Then look for a shorter winning line (see ``shorten_line``; the
         seconds include it).
