@@ -14,7 +14,9 @@ everything not proven lost an upper one), the CPU seconds of the rows in
 all (a row's ``cpu_seconds``, or its wall-clock ``seconds`` if it was
 written before that column), and the largest search with its memory by the guard's model
 (``search/memory.py``: rows do not record a measured peak). Then the
-published figures these sets stand beside. Nothing is solved here.
+default with its tail phase over every deal of a set made before it
+(``TAIL_PAIRS``), and the published figures these sets stand beside.
+Nothing is solved here.
 """
 
 from __future__ import annotations
@@ -23,7 +25,10 @@ import argparse
 import sys
 from pathlib import Path
 
+import pandas as pd
+
 from spidersolve.search.memory import needed_bytes, size_text
+from spidersolve.search.solver import DEFAULT_NODES, TAIL_AFTER
 from spidersolve.stats.schema import DEFAULT_SEARCH
 from spidersolve.stats.store import load_results
 from spidersolve.stats.winrates import counts, rung_text, settled
@@ -31,6 +36,17 @@ from spidersolve.stats.winrates import counts, rung_text, settled
 HERE = Path(__file__).resolve().parent
 DEFAULT_SETS = ["sp1", "pysol-s1", "pysol-s2", "pysol-s4", "pysol-s4-tail", "relaxed-s4"]
 KEYS = ["source", "suits", "rules"]
+
+# A set solved with the six rows alone, and the sets that solved its deals again with the
+# default's tail phase (docs/solver.md). The tail phase starts after TAIL_AFTER nodes, so
+# a deal the six rows won within them is won by the default with the same line and nodes
+# (checked on 38 such deals of 1001..32000, docs/benchmarks.md); every other deal must
+# be among the deals solved again.
+TAIL_PAIRS = [
+    ("pysol-s1", ["pysol-s1-tail"]),
+    ("pysol-s2", ["pysol-s2-tail"]),
+    ("pysol-s4", ["pysol-s4-tail", "pysol-s4-tail32k"]),
+]
 
 PUBLISHED = [
     "plspider: PySolFC's 32,000 four-suit deals, 31,998 winnable (about a minute each);"
@@ -104,6 +120,56 @@ def report(frame, name: str) -> list[str]:
     return lines
 
 
+def _default_rows(frame):
+    """The rows of the default search at the default node limit, by code."""
+    rows = frame[(frame["search"] == DEFAULT_SEARCH) & (frame["node_limit"] == DEFAULT_NODES)]
+    return rows.drop_duplicates("code", keep="last").set_index("code")
+
+
+def with_tail(six, tails) -> tuple[dict, int, int]:
+    """The default with its tail phase over every deal of ``six`` (rows solved before the
+    phase): (counts, deals solved again, deals that should have been and were not).
+
+    A deal of ``tails`` takes its verdict from there; a deal ``six`` won within
+    ``TAIL_AFTER`` nodes keeps it; any other deal is missing, and left out of the counts.
+    """
+    before, again = _default_rows(six), _default_rows(tails)
+    verdicts = []
+    missing = 0
+    for code, row in before.iterrows():
+        if code in again.index:
+            verdicts.append(again.at[code, "verdict"])
+        elif row["verdict"] == "won" and row["nodes"] <= TAIL_AFTER:
+            verdicts.append("won")
+        else:
+            missing += 1
+    solved = int(before.index.isin(again.index).sum())
+    return counts(pd.Series(verdicts, dtype="object")), solved, missing
+
+
+def tail_lines(root: Path) -> list[str]:
+    """The lines of ``TAIL_PAIRS`` whose folders are all under ``root``."""
+    lines = []
+    for six_name, tail_names in TAIL_PAIRS:
+        folders = [root / six_name] + [root / t for t in tail_names]
+        if not all(f.is_dir() for f in folders):
+            continue
+        six = load_results(folders[0])
+        tails = pd.concat([load_results(f) for f in folders[1:]], ignore_index=True)
+        for key, rows in six[six["player"] == "solver"].groupby(KEYS, sort=True):
+            c, solved, missing = with_tail(rows, tails)
+            again = _default_rows(tails)
+            again = again[again.index.isin(rows["code"])]
+            lines.append(
+                f"{six_name} with the tail phase: {key[0]}, {key[1]} suit(s), {key[2]}: "
+                f"{c['deals']:,} deals ({solved:,} solved again in {', '.join(tail_names)}, "
+                f"{cpu_hours(again)}; the rest won by the six rows within {TAIL_AFTER:,} "
+                "nodes" + (f"; {missing:,} not solved again yet, left out)" if missing else ")")
+            )
+            lines.append(_line(f"at {DEFAULT_NODES:,} nodes", c))
+    return lines
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folders", nargs="*", help="result folders (default: the committed sets)")
@@ -121,6 +187,10 @@ def main(argv=None) -> int:
             continue
         print("\n".join(report(frame, folder.name)))
         shown += 1
+    if not args.folders:
+        combined = tail_lines(HERE / "results")
+        if combined:
+            print("\n" + "\n".join(combined))
     print("\nPublished figures beside them:")
     for text in PUBLISHED:
         print(f"  - {text}")

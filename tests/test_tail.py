@@ -15,3 +15,43 @@ def test_cpu_hours_count_cpu_time_and_the_wall_clock_of_older_rows():
     assert tail.cpu_hours(rows) == "2.75 CPU-hours in the rows (1 row timed by the wall clock)"
     rows["cpu_seconds"] = [1800.0, 3600.0, 0.0]
     assert tail.cpu_hours(rows) == "1.50 CPU-hours in the rows"
+
+
+def _rows(*rows, node_limit=1_000_000, search="default"):
+    """Result rows (code, verdict, nodes) of one search at one node limit."""
+    return pd.DataFrame(
+        {
+            "code": [r[0] for r in rows],
+            "verdict": [r[1] for r in rows],
+            "nodes": [r[2] for r in rows],
+            "node_limit": node_limit,
+            "search": search,
+        }
+    )
+
+
+def test_the_tail_phase_keeps_what_the_six_rows_won_before_it_and_takes_the_rest_again():
+    tail = load_tail()
+    after = tail.TAIL_AFTER
+    six = _rows(
+        ("pysol:4:1", "won", 1_000),  # won before the tail phase: kept
+        ("pysol:4:2", "won", after),  # ... on its last node: kept
+        ("pysol:4:3", "won", after + 1),  # won after it: solved again, now unknown
+        ("pysol:4:4", "unknown", 1_000_000),  # solved again, now won
+        ("pysol:4:5", "unknown", 1_000_000),  # not solved again: left out
+        ("pysol:4:6", "won", after + 5),  # not solved again: left out
+    )
+    tails = pd.concat(
+        [
+            _rows(("pysol:4:3", "unknown", 1_000_000), ("pysol:4:4", "won", 700_000)),
+            # other searches and limits are not the default's figure
+            _rows(("pysol:4:5", "won", 2_000_000), node_limit=10_000_000),
+            _rows(("pysol:4:6", "won", 20_000), search="kp300"),
+            # a row for a deal the six rows won early stands for it
+            _rows(("pysol:4:1", "won", 1_000)),
+        ],
+        ignore_index=True,
+    )
+    c, solved, missing = tail.with_tail(six, tails)
+    assert (c["deals"], c["won"], c["lost"], c["unknown"]) == (4, 3, 0, 1)
+    assert (solved, missing) == (3, 2)
