@@ -156,6 +156,7 @@ def tail_lines(root: Path) -> list[str]:
             continue
         six = load_results(folders[0])
         tails = pd.concat([load_results(f) for f in folders[1:]], ignore_index=True)
+        tails = tails[tails["player"] == "solver"]
         for key, rows in six[six["player"] == "solver"].groupby(KEYS, sort=True):
             c, solved, missing = with_tail(rows, tails)
             again = _default_rows(tails)
