@@ -126,9 +126,10 @@ def _default_rows(frame):
     return rows.drop_duplicates("code", keep="last").set_index("code")
 
 
-def with_tail(six, tails) -> tuple[dict, int, int]:
+def with_tail(six, tails) -> tuple[dict, object, int]:
     """The default with its tail phase over every deal of ``six`` (rows solved before the
-    phase): (counts, deals solved again, deals that should have been and were not).
+    phase): (counts, the rows of ``tails`` that solved its deals again, the number of
+    deals that should have been solved again and were not).
 
     A deal of ``tails`` takes its verdict from there; a deal ``six`` won within
     ``TAIL_AFTER`` nodes keeps it; any other deal is missing, and left out of the counts.
@@ -143,7 +144,7 @@ def with_tail(six, tails) -> tuple[dict, int, int]:
             verdicts.append("won")
         else:
             missing += 1
-    solved = int(before.index.isin(again.index).sum())
+    solved = again[again.index.isin(before.index)]
     return counts(pd.Series(verdicts, dtype="object")), solved, missing
 
 
@@ -158,12 +159,10 @@ def tail_lines(root: Path) -> list[str]:
         tails = pd.concat([load_results(f) for f in folders[1:]], ignore_index=True)
         tails = tails[tails["player"] == "solver"]
         for key, rows in six[six["player"] == "solver"].groupby(KEYS, sort=True):
-            c, solved, missing = with_tail(rows, tails)
-            again = _default_rows(tails)
-            again = again[again.index.isin(rows["code"])]
+            c, again, missing = with_tail(rows, tails)
             lines.append(
                 f"{six_name} with the tail phase: {key[0]}, {key[1]} suit(s), {key[2]}: "
-                f"{c['deals']:,} deals ({solved:,} solved again in {', '.join(tail_names)}, "
+                f"{c['deals']:,} deals ({len(again):,} solved again in {', '.join(tail_names)}, "
                 f"{cpu_hours(again)}; the rest won by the six rows within {TAIL_AFTER:,} "
                 "nodes" + (f"; {missing:,} not solved again yet, left out)" if missing else ")")
             )
