@@ -220,7 +220,7 @@ def test_named_configurations_are_the_kernels_rows():
     assert weight_rows(plain).tolist() == weight_rows("plain").tolist() == [list(plain)]
     assert weight_rows({"breaks": 5, "width": 40}).tolist() == [list(Weights(breaks=5, width=40))]
     assert weight_rows([list(plain), "beam_40"]).shape == (2, SK.N_WEIGHTS)
-    for bad in ("nothing", {"good": 1}, [[1, 2, 3]], [], [1] * 12):
+    for bad in ("nothing", {"good": 1}, [[1, 2, 3]], [], [1] * (SK.N_WEIGHTS + 1)):
         with pytest.raises(ValueError, match="weights"):
             weight_rows(bad)
 

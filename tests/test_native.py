@@ -82,11 +82,11 @@ def test_the_compiled_search_is_numbas_search(code, nodes):
 
 
 @needs_compiler
-def test_the_compiled_search_is_numbas_search_for_a_noisy_beam():
-    ours, our_arrays = _run(
-        native.native_kernel("search"), "SP1-S2C-AAAAAAD", 60_000, 0, "beam_300_n7"
-    )
-    theirs, their_arrays = _run(K.search, "SP1-S2C-AAAAAAD", 60_000, 0, "beam_300_n7")
+@pytest.mark.parametrize("weights", ["beam_300_n7", "macro"])
+def test_the_compiled_search_is_numbas_search_for_other_rows(weights):
+    # a noisy beam, and the rows with macro moves
+    ours, our_arrays = _run(native.native_kernel("search"), "SP1-S2C-AAAAAAD", 60_000, 0, weights)
+    theirs, their_arrays = _run(K.search, "SP1-S2C-AAAAAAD", 60_000, 0, weights)
     assert ours.tolist() == theirs.tolist()
     for mine, other in zip(our_arrays, their_arrays, strict=True):
         assert np.array_equal(mine, other)

@@ -208,7 +208,7 @@ def test_solve_prove_json_of_a_won_deal():
 def test_unknown_says_how_to_go_further():
     result = _run(["solve", "SP1-S4C-AAAAAAA", "--nodes", "10"])
     assert (
-        "try a larger --nodes, another --search (kp300, beam_1500, beam_5000, kp_beam_5000, "
+        "try a larger --nodes, another --search (kp300, macro, beam_1500, beam_5000, kp_beam_5000, "
         "kp300_n1 .. _n9, kp300_n5_s1 .. _s60, beam_1500_n1 .. _n9), or --prove" in result.output
     )
     for search, then in (

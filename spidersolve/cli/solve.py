@@ -100,7 +100,7 @@ def _write_page(path, game: Game, line, name: str, after: str) -> str:
     type=SearchName(),
     default="default",
     show_default=True,
-    help="The search configuration: " + names_text() + ". kp300 wins many of "
+    help="The search configuration: " + names_text() + ". kp300 and macro win many of "
     "the deals the default leaves unknown, the beams some of the rest (docs/solve.md).",
 )
 @json_option
@@ -192,7 +192,7 @@ def _further_searches(search: str) -> str:
 
     if search == "default":
         return (
-            "another --search (kp300, beam_1500, beam_5000, kp_beam_5000, "
+            "another --search (kp300, macro, beam_1500, beam_5000, kp_beam_5000, "
             "kp300_n1 .. _n9, kp300_n5_s1 .. _s60, beam_1500_n1 .. _n9), "
         )
 

@@ -11,7 +11,7 @@ each depth (``given``).
 import numpy as np
 
 from .._jit import njit
-from ..state._board import JIT
+from ..state._board import DEAL, JIT
 from ._heap import heap_pop
 from ._table import DEAL_LEVELS
 from ._terms import W_DEPTH, W_SPARE, W_WIDTH
@@ -34,15 +34,40 @@ def key_entry(key):
     return ENTRY_MASK - (key & ENTRY_MASK)
 
 
+# A macro move's code (``_kernels.macro_moves``) carries in these bits the
+# number of runs it parks; a move of the rules moves at most 13 cards, so
+# they are 0 in its code.
+MACRO_SHIFT = 4
+MACRO_BITS = 15 << MACRO_SHIFT
+
+
 @njit(**JIT)
-def entry_depth(entry, ent_parent, node_depth):
-    """The number of actions from the root to ``entry``."""
+def plain_action(code):
+    """The action of an entry's code: a macro move's without its parked runs."""
+    if code == DEAL:
+        return code
+    return code & ~MACRO_BITS
+
+
+@njit(**JIT)
+def action_steps(code):
+    """The moves an entry's action stands for: 1, or 2 x parked runs + 1 for a macro move."""
+    if code == DEAL:
+        return 1
+    return 1 + 2 * ((code & MACRO_BITS) >> MACRO_SHIFT)
+
+
+@njit(**JIT)
+def entry_depth(entry, ent_parent, ent_action, node_depth):
+    """The number of moves from the root to ``entry`` (a macro move's all counted)."""
     parent = ent_parent[entry]
-    return 0 if parent < 0 else node_depth[parent] + 1
+    return 0 if parent < 0 else node_depth[parent] + action_steps(np.int64(ent_action[entry]))
 
 
 @njit(**JIT)
-def next_entry(heaps, sizes, turn, waiting, widths, given, ent_parent, node_depth, ent_done):
+def next_entry(
+    heaps, sizes, turn, waiting, widths, given, ent_parent, ent_action, node_depth, ent_done
+):
     """The next entry to expand, taking the heaps in turn, and the state after it.
 
     Returns (entry, turn, waiting, given, dropped): entry -1 when the
@@ -64,7 +89,7 @@ def next_entry(heaps, sizes, turn, waiting, widths, given, ent_parent, node_dept
         candidate = key_entry(key)
         width = widths[h // DEAL_LEVELS]
         if width > 0:
-            d = entry_depth(candidate, ent_parent, node_depth)
+            d = entry_depth(candidate, ent_parent, ent_action, node_depth)
             if d >= given.shape[1]:
                 wider = np.zeros((given.shape[0], 2 * d), np.int32)
                 wider[:, : given.shape[1]] = given

@@ -36,17 +36,27 @@ kernel file is newer.
 import numpy as np
 
 from .._jit import njit
-from ..state._board import DEAL, JIT, MAX_ACTIONS, N_COLS, NREMOVED, NSTOCK, UNDO_SIZE
+from ..state._board import CAP, DEAL, FD, JIT, LEN, MAX_ACTIONS, N_COLS, NREMOVED, NSTOCK, UNDO_SIZE
 from ..state._hashing import combine
-from ..state._kernels import apply_action, gen_actions, undo_action
+from ..state._kernels import action_code, apply_action, gen_actions, undo_action
 from ..state._packing import PACKED_SIZE, pack, unpack
-from ._frontier import PRIORITY_OFFSET, entry_priority, heap_key, next_entry, row_widths
+from ._frontier import (
+    MACRO_SHIFT,
+    PRIORITY_OFFSET,
+    action_steps,
+    entry_priority,
+    heap_key,
+    next_entry,
+    plain_action,
+    row_widths,
+)
 from ._heap import grow, heap_push
 from ._table import DEAL_LEVELS, column_hashes, moved_hash, stock_parts, tt_insert, tt_rebuild
 from ._terms import (
     N_COL_TERMS,
     N_WEIGHTS,
     W_FACE_DOWN,
+    W_MACRO,
     W_NOISE,
     W_SEED,
     column_terms_into,
@@ -193,6 +203,108 @@ def _growth_bytes(
 
 
 @njit(**JIT)
+def macro_moves(board, out, k):
+    """Append to ``out`` (from index ``k``) the macro moves of ``board``; return the new count.
+
+    A macro move takes the top ``n`` face-up cards of a column, a rank-descending
+    sequence of two or more same-suit runs (which Classic rules do not move as
+    one), to a column whose top card is one rank above the lowest moved card, or
+    to the first empty column: every run but the lowest is parked first, each
+    on a column whose top card is one rank above its own lowest card (not of
+    its suit if the run ends on an ace, so that no run is completed there) or
+    else in an empty column, then the lowest run moves and the parked runs
+    follow it, last parked first. The position after it is the move's
+    ``(src, dst, n)`` played as one (``apply_action``); ``macros.expand``
+    writes out its moves. Classic rules only. Its code carries the number of
+    runs parked (``MACRO_SHIFT``): its depth counts all 2 x parked + 1 moves.
+    """
+    tops = np.empty(N_COLS, np.int64)
+    top_suits = np.empty(N_COLS, np.int64)
+    empty = 0
+    first_empty = -1
+    for c in range(N_COLS):
+        length = board[LEN + c]
+        if length > 0:
+            card = board[c * CAP + length - 1]
+            tops[c] = card & 15
+            top_suits[c] = card >> 4
+        else:
+            tops[c] = 0
+            top_suits[c] = -1
+            empty += 1
+            if first_empty < 0:
+                first_empty = c
+    seg_len = np.empty(13, np.int64)  # the runs of the descending sequence, top first
+    seg_low = np.empty(13, np.int64)  # each run's lowest card's rank (its deepest card)
+    seg_suit = np.empty(13, np.int64)
+    for src in range(N_COLS):
+        length = board[LEN + src]
+        n_up = length - board[FD + src]
+        if n_up < 2:
+            continue
+        base = src * CAP + length - 1
+        n_segs = 1
+        seg_len[0] = 1
+        seg_suit[0] = board[base] >> 4
+        seg_low[0] = board[base] & 15
+        desc = 1
+        while desc < n_up:
+            lower = board[base - desc]
+            upper = board[base - desc + 1]
+            if (lower & 15) != (upper & 15) + 1:
+                break
+            if (lower >> 4) != (upper >> 4):
+                seg_len[n_segs] = 0
+                seg_suit[n_segs] = lower >> 4
+                n_segs += 1
+            seg_len[n_segs - 1] += 1
+            seg_low[n_segs - 1] = lower & 15
+            desc += 1
+        if n_segs < 2:
+            continue
+        ace_on_top = (board[base] & 15) == 1
+        for dst in range(N_COLS):
+            if dst == src:
+                continue
+            if tops[dst] == 0:
+                if dst != first_empty:
+                    continue
+                n_lo = seg_len[0] + 1
+                n_hi = desc if desc < length else desc - 1  # not a whole column to an empty one
+            else:
+                n_lo = tops[dst] - tops[src]
+                n_hi = n_lo
+                if n_lo <= seg_len[0] or n_lo > desc:
+                    continue
+            spare = empty - (1 if tops[dst] == 0 else 0)  # empty columns to park in
+            for n in range(n_lo, n_hi + 1):
+                # the runs the n cards cover; all but the lowest are parked
+                covered = 0
+                j = 0
+                while covered + seg_len[j] < n:
+                    covered += seg_len[j]
+                    j += 1
+                # runs 0 .. j-1 are parked, run j (maybe part of it) moves first;
+                # those with no column to lie on need an empty one
+                need = 0
+                for r in range(j):
+                    fits = False
+                    for c in range(N_COLS):
+                        if c == src or c == dst or tops[c] != seg_low[r] + 1:
+                            continue
+                        if r == 0 and ace_on_top and top_suits[c] == seg_suit[r]:
+                            continue
+                        fits = True
+                        break
+                    if not fits:
+                        need += 1
+                if j >= 1 and need <= spare:
+                    out[k] = action_code(src, dst, n) | (j << MACRO_SHIFT)
+                    k += 1
+    return k
+
+
+@njit(**JIT)
 def _expand(
     board,
     node,
@@ -224,6 +336,7 @@ def _expand(
     deal_hi,
     leaf_below,
     noisy,
+    macro,
 ):
     """Generate the children of expanded node ``node`` (``board``, at ``depth``).
 
@@ -245,9 +358,13 @@ def _expand(
     column_hashes(board, card_keys, parts, 1, col_hi)
     column_terms_into(board, col_terms, node_terms)
     count = gen_actions(board, relaxed, actions)
+    if macro and not relaxed:
+        count = macro_moves(board, actions, count)
     first_empty = first_empty_column(board)
     for i in range(count):
-        action = actions[i]
+        code = actions[i]
+        action = plain_action(code)
+        steps = action_steps(code)  # the moves it stands for: depth counts them
         spare = max(is_spare(board, action, first_empty), splits_run(board, action))
         apply_action(board, action, undo)
         if board[NREMOVED] == 8:
@@ -262,7 +379,7 @@ def _expand(
             ent_hi[n_entries] = moved_hash(node_hi, col_hi, board, action, card_keys, parts, 1)
         if tt_insert(table, ent_lo, ent_hi, n_entries):
             ent_parent[n_entries] = node
-            ent_action[n_entries] = action
+            ent_action[n_entries] = code
             if action == DEAL:
                 features(board, terms)
             else:
@@ -282,7 +399,7 @@ def _expand(
                     heaps[h] = grow(heaps[h])
                 if noisy:
                     score += hash_noise(ent_lo[n_entries], weights[k, W_NOISE], weights[k, W_SEED])
-                priority = entry_priority(weights[k], widths[k], score, spare, depth)
+                priority = entry_priority(weights[k], widths[k], score, spare, depth + steps - 1)
                 sizes[h] = heap_push(heaps[h], sizes[h], heap_key(priority, n_entries))
             n_entries += 1
         undo_action(board, undo)
@@ -312,8 +429,9 @@ def _restore(board, root, entry, ent_parent, ent_action, node_packed, node_depth
         board[:] = root
         return 0
     unpack(node_packed[parent], board)
-    apply_action(board, np.int32(ent_action[entry]), undo)
-    return node_depth[parent] + 1
+    code = np.int32(ent_action[entry])
+    apply_action(board, plain_action(code), undo)
+    return node_depth[parent] + action_steps(code)
 
 
 @njit(**JIT)
@@ -439,8 +557,10 @@ def search(
     table = np.full(1 << 17, -1, np.int32)
     widths, exhaustive = row_widths(weights)
     noisy = False  # some row adds noise to its values (``W_NOISE``)
+    macro = False  # some row asks for macro moves (``W_MACRO``)
     for k in range(n_heuristics):
         noisy = noisy or weights[k, W_NOISE] > 0
+        macro = macro or weights[k, W_MACRO] > 0
     given = np.zeros((n_heaps, 256), np.int32)  # beam heaps: given out per depth
     dropped = False
     _push_root(root, card_keys, parts, table, ent_lo, ent_hi, ent_parent, ent_action, heaps, sizes)
@@ -472,7 +592,7 @@ def search(
 
     while True:
         entry, turn, waiting, given, drop = next_entry(
-            heaps, sizes, turn, waiting, widths, given, ent_parent, node_depth, ent_done
+            heaps, sizes, turn, waiting, widths, given, ent_parent, ent_action, node_depth, ent_done
         )
         dropped = dropped or drop
         if entry < 0:
@@ -576,6 +696,7 @@ def search(
             deal_hi,
             leaf_below,
             noisy,
+            macro,
         )
         if won >= 0:
             _end_result(result, WON, nodes, now)

@@ -27,7 +27,8 @@ W_SPARE = 7  # the path: the last action was a spare one (is_spare, splits_run)
 W_WIDTH = 8  # not a term: > 0 makes the row a beam of that width
 W_NOISE = 9  # not a term: > 0 adds to a position's value a number 0..noise drawn from its hash
 W_SEED = 10  # not a term: with noise, another draw of it for each seed (0: the first)
-N_WEIGHTS = 11
+W_MACRO = 11  # not a term: > 0 in any row adds macro moves to the search (``macro_moves``)
+N_WEIGHTS = 12
 
 # column_terms(board, c)[COL_...]: one column's share of the terms
 COL_FACE_DOWN = 0

@@ -10,13 +10,17 @@ import numpy as np
 from ..errors import SpiderError
 from ..interrupt import run_kernel
 from ..state import Action, Game, as_game, line_text, parse_line
+from ..state._board import DEAL as DEAL_CODE
 from ..state.kernel import CARD_KEYS, STOCK_KEYS
 from ..state.packed import action_from_code, action_to_code, to_board
 from ..verdict import MAX_NODES, Verdict
 from . import _kernels as K
 from . import _lines as L
+from ._frontier import MACRO_BITS
+from ._terms import W_MACRO
 from .compiled import fresh_kernels
 from .heuristic import TAIL_BEAMS, beam_weights, weight_rows
+from .macros import expand
 from .native import run_search_kernel
 from .verify import verify_win
 
@@ -127,6 +131,11 @@ def check_node_limit(nodes: int) -> None:
         raise SpiderError(f"the node limit must be 1 .. {MAX_NODES}, not {nodes}")
 
 
+def _plain(code: int) -> int:
+    """An entry's action code without a macro move's parked runs (``_frontier.MACRO_BITS``)."""
+    return code if code == DEAL_CODE else code & ~MACRO_BITS
+
+
 class _Search:
     """One run of the kernel and what it left behind to rebuild lines from."""
 
@@ -155,6 +164,8 @@ class _Search:
         started = time.perf_counter()
         self._best: tuple[Action, ...] | None = None  # kept by release()
         weights = weight_rows(weights)  # the named configurations as the kernel's rows
+        # a row with macro moves: lines are written out as legal moves (macros.expand)
+        self._macro_from = position if bool((weights[:, W_MACRO] > 0).any()) else None
         fresh_kernels()  # numba's cache does not see edits to the kernels a kernel inlines
         self.result = np.zeros(K.RESULT_SIZE, np.int64)
         self.node_entry, self.ent_parent, self.ent_action = run_search_kernel(
@@ -185,7 +196,7 @@ class _Search:
         codes = []
         while node > 0:
             entry = self.node_entry[node]
-            codes.append(int(self.ent_action[entry]))
+            codes.append(_plain(int(self.ent_action[entry])))
             node = int(self.ent_parent[entry])
         return codes
 
@@ -193,7 +204,13 @@ class _Search:
         codes = [int(self.result[K.RESULT_WIN_ACTION])] + self._codes_to(
             int(self.result[K.RESULT_WIN_NODE])
         )
-        return tuple(action_from_code(c) for c in reversed(codes))
+        return self._legal(tuple(action_from_code(c) for c in reversed(codes)))
+
+    def _legal(self, line: tuple[Action, ...]) -> tuple[Action, ...]:
+        """``line`` with any macro move written out as legal moves (``macros.expand``)."""
+        if self._macro_from is None:
+            return line
+        return expand(self._macro_from, line)
 
     def release(self) -> None:
         """Let go of the arrays lines are rebuilt from, keeping the best line."""
@@ -207,8 +224,8 @@ class _Search:
         entry = int(self.result[K.RESULT_BEST_ENTRY])
         if entry <= 0:
             return ()
-        codes = [int(self.ent_action[entry])] + self._codes_to(int(self.ent_parent[entry]))
-        return tuple(action_from_code(c) for c in reversed(codes))
+        codes = [_plain(int(self.ent_action[entry]))] + self._codes_to(int(self.ent_parent[entry]))
+        return self._legal(tuple(action_from_code(c) for c in reversed(codes)))
 
     def best_first_action(self) -> Action | None:
         """The first action towards the best-valued position the search generated."""
