@@ -507,6 +507,9 @@ def search(
     from the heaps in turn, skipping empty heaps and positions another heap
     already gave out (alternation of heuristics).
 
+    A row with ``weights[k, W_MACRO] > 0`` adds the macro moves of every
+    expanded position to its children (``macro_moves``), for every row.
+
     A row with ``weights[k, W_WIDTH] = w > 0`` is a beam: its heaps give
     out positions by depth first (then by value, ties newest first), and
     at most ``w`` of each depth per heap; the rest it drops. The same

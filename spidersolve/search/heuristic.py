@@ -171,8 +171,10 @@ BEAM_WEIGHTS_4_SUITS = Weights(face_down=6, breaks=5, mixed=5, empty=2, removed=
 # the deals the default leaves unknown (``--search macro``, ``--retry
 # 1e6@macro``). On PySolFC four suits 6401..8400 at 1,000,000 nodes it won
 # 1,982 (the six rows alone 1,977, in 15% fewer nodes), and 4 of the 11 the
-# default leaves unknown; as the default's first phase it was level
-# (docs/tuning.md).
+# default leaves unknown. As the default (its tail beams with macro moves
+# too) it won 1,990 against 1,989 there and 1,018 against 1,012 of
+# 8401..9422, but a node costs about 30% more time and the four-suit median
+# solve is slower, so the default has none (docs/tuning.md).
 MACRO = tuple(row.replace(macro=1) for row in DEFAULT_WEIGHTS)
 
 # every named configuration: solve(weights=NAME) takes these names
