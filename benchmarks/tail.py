@@ -46,6 +46,9 @@ TAIL_PAIRS = [
     ("pysol-s1", ["pysol-s1-tail"]),
     ("pysol-s2", ["pysol-s2-tail"]),
     ("pysol-s4", ["pysol-s4-tail", "pysol-s4-tail32k"]),
+    # PySolFC four suits 1..1000 with the tail beams' macro moves (2026-12-06): the deals
+    # pysol-s4-tail (the default before them) did not win within TAIL_AFTER, solved again
+    ("pysol-s4-tail", ["pysol-s4-tail-macro"]),
 ]
 
 PUBLISHED = [
