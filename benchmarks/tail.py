@@ -37,8 +37,9 @@ HERE = Path(__file__).resolve().parent
 DEFAULT_SETS = ["sp1", "pysol-s1", "pysol-s2", "pysol-s4", "pysol-s4-tail", "relaxed-s4"]
 KEYS = ["source", "suits", "rules"]
 
-# A set solved with the six rows alone, and the sets that solved its deals again with the
-# default's tail phase (docs/solver.md). The tail phase starts after TAIL_AFTER nodes, so
+# A set solved before a tail phase (the six rows alone, or the default before its beams took
+# macro moves), and the sets that solved its deals again with the default's tail phase
+# (docs/solver.md). The tail phase starts after TAIL_AFTER nodes, so
 # a deal the six rows won within them is won by the default with the same line and nodes
 # (checked on 38 such deals of 1001..32000, docs/benchmarks.md); every other deal must
 # be among the deals solved again.

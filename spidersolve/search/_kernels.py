@@ -7,7 +7,8 @@ Arrays the search keeps (all preallocated, doubled when full):
 
 - expanded nodes: ``node_packed[n]`` the 112-byte packed position of the
   n-th position taken from the frontier, ``node_entry[n]`` its entry,
-  ``node_depth[n]`` its number of actions from the root;
+  ``node_depth[n]`` its number of moves from the root (a macro move's
+  all counted: ``_frontier.action_steps``);
 - entries (every distinct position generated): ``ent_parent[e]`` the
   expanded node it was generated from (-1 for the root), ``ent_action[e]``
   the action that made it, ``ent_lo[e]``/``ent_hi[e]`` its 128-bit
