@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import signal
@@ -412,6 +414,12 @@ def test_stats_shows_the_honest_rate_beside_the_solvers_verdicts(tmp_path):
     data = json.loads(CliRunner().invoke(cli, ["stats", str(tmp_path), "--json"]).stdout)
     assert data["honest"][0]["games"] == 3
     assert data["honest"][0]["won"] == int((honest["verdict"] == "won").sum())
+    # hints are the solver's: an honest game lost proves nothing of the deal
+    hints = CliRunner().invoke(cli, ["hints", str(tmp_path), "--suggest-nodes", "0"])
+    assert hints.exit_code == 0, hints.output
+    rows = list(csv.DictReader(io.StringIO(hints.stdout)))
+    assert [r["code"] for r in rows] == list(frame[frame["player"] == "solver"]["code"])
+    assert {r["verdict"] for r in rows} == {"won"}
 
 
 def test_a_resumed_run_reads_its_results_once_bug(tmp_path, monkeypatch):

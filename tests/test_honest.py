@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
 from click.testing import CliRunner
 from data import STUCK_TEXT
 
+from spidersolve.cards import UNKNOWN
 from spidersolve.cli.main import cli
-from spidersolve.search.honest import METHODS, advise, reveal_plan
+from spidersolve.search.honest import METHODS, advise, default_workers, reveal_plan
 from spidersolve.search.honest_game import MAX_ACTIONS, play_honest
 from spidersolve.state import Action, GameCode, Position, apply, legal_actions, replay
 from spidersolve.state.visible import samples, visible_of
@@ -149,6 +151,20 @@ def test_hint_on_a_visible_position_is_honest_and_ignores_what_it_cannot_see():
         b["win_estimate"],
         b["nodes"],
     )
+
+
+def test_hint_uses_the_hidden_cards_a_position_with_unknowns_names_bug():
+    # a player who noted the first ten stock cards: the hint is advise's on that
+    # position, not on one with every stock card hidden again
+    full = GameCode.parse("SP1-S2C-AAAAAAD").position()
+    noted = dataclasses.replace(visible_of(full), stock=full.stock[:10] + (UNKNOWN,) * 40)
+    hidden = _run("hint", "-", "--samples", "3", "--json", stdin=visible_of(full).to_text())
+    out = _run("hint", "-", "--samples", "3", "--json", stdin=noted.to_text())
+    assert out.exit_code == 0 and hidden.exit_code == 0, out.output
+    expected = advise(noted, samples=3, workers=default_workers())
+    got = json.loads(out.stdout)
+    assert (got["action"], got["nodes"]) == (expected.action.text(), expected.nodes)
+    assert got["nodes"] != json.loads(hidden.stdout)["nodes"]
 
 
 def test_hint_honest_after_a_line_hides_what_the_player_could_not_see():

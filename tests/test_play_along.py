@@ -101,3 +101,23 @@ def test_hint_in_a_game_with_unknown_cards_is_honest():
     _full, s = _session()
     said = s.handle("hint")
     assert said.startswith("hint: ") and "honest:" in said and "samples won after it" in said
+
+
+def test_hint_waits_for_the_card_a_pending_action_turns_up_bug():
+    # a hint then would answer for the position before the action
+    _full, s = _session()
+    s.handle("1>8")
+    assert s.handle("hint").startswith("refused: 1>8 waits for the card")
+
+
+def test_the_line_says_it_needs_the_named_cards_when_the_start_cannot_replay_it_bug():
+    full, s = _session()
+    s.handle("1>8")
+    s.handle(f"turn 1 {card_text(full.down[0][-1])}")
+    s.handle("quit")
+    note, line = s.line_report().splitlines()
+    assert line == "line: 1>8" and "'save FILE' keeps them" in note
+    # a line that turns up no unknown card replays from the start: no note
+    _full, quiet = _session()
+    quiet.handle("quit")
+    assert quiet.line_report() == "line:"

@@ -255,6 +255,12 @@ def test_solve_search_refuses_an_unknown_name_and_prove():
     result = _run(["solve", "SP1-S1C-AAAAAAD", "--search", "kp300", "--prove"])
     assert result.exit_code == 2
     assert result.stderr.startswith("error: --prove does not combine with --search")
+    assert "run --prove without it, or solve without --prove to use it" in result.stderr
+    # ... and the advice after an unknown says so
+    unknown = _run(["solve", "SP1-S4C-AAAAAAB", "--search", "macro", "--nodes", "100"])
+    assert unknown.exit_code == 0 and "--prove to walk every position (without --search" in (
+        unknown.stdout
+    )
 
 
 def test_solve_prove_with_too_little_memory_is_refused():

@@ -593,8 +593,9 @@ def test_plots_keep_the_old_files_when_writing_fails_bug(tmp_path, monkeypatch):
 
     monkeypatch.setattr(Figure, "savefig", disk_full)
     result = run("stats", str(out), "--plot", str(target))
-    assert result.exit_code == 2  # the table is printed first, then the error
+    assert result.exit_code == 2  # the plots are written first: nothing else is printed
     assert result.stderr == f"error: cannot write '{target}': No space left on device\n"
+    assert result.stdout == ""
     assert target.read_bytes() == b"old png"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["res", "w.png"]
 
@@ -1540,6 +1541,10 @@ def test_a_page_is_written_through_a_symbolic_link(tmp_path):
         (["batch", "--deals", "0:1", "--out", "{tmp}/afile/sub"], "'{tmp}/afile' is not a folder"),
         (["batch", "--deals", "0:1", "--out", "{tmp}/afile"], "is there and is not a folder"),
         (["batch", "--deals", "0:1", "--out", "{tmp}/r", "--scheduler", ""], "--scheduler"),
+        (
+            ["batch", "--source", "pysol", "--deals", "ms5", "--out", "{tmp}/r"],
+            "solve a PySolFC ms number on its own",
+        ),
         (["solve", ""], "an empty name is not a game code"),
         (["solve", "/dev/null"], "'/dev/null' is not a regular file"),
     ],
@@ -1876,3 +1881,20 @@ def test_a_memory_cap_below_a_megabyte_is_said_in_its_unit():
         "3.0 GB",
     ]
     assert_error(run("solve", "SP1-S1C-AAAAAAD", "--memory", "1K"), "--memory cap of 1 KB")
+
+
+def test_a_memory_cap_below_the_process_itself_says_lowering_nodes_cannot_help_bug():
+    # the process alone needs BASE_BYTES: no --nodes fits under it
+    result = run("solve", "SP1-S1C-AAAAAAD", "--nodes", "1", "--memory", "199M")
+    assert_error(result, "any search needs at least 200 MB", "raise --memory")
+    assert "lower --nodes" not in result.stderr
+    # the honest advisor's searches are threads of one process: one process to budget
+    assert_error(
+        run("autoplay", "SP1-S1C-AAAAAAD", "--honest", "--memory", "1M"),
+        "any search needs at least 200 MB (the process itself)",
+    )
+
+
+def test_a_need_and_a_cap_that_round_alike_say_by_how_much_bug():
+    result = run("solve", "SP1-S1C-AAAAAAD", "--nodes", "10", "--memory", "200M")
+    assert_error(result, "may need 200 MB", "15,360 bytes more than the --memory cap of 200 MB")

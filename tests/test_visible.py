@@ -195,3 +195,14 @@ def test_a_card_named_more_often_than_it_is_unseen_says_how_often():
     cards = [parse_card(c) for c in "7H 7H 7H AS 2S 3S 4S 5S 6S 8S".split()]
     with pytest.raises(PositionError, match=r"^7H is named 3 times, but only 2 7H are unseen$"):
         name_deal(view, cards)
+
+
+def test_a_card_named_more_often_counts_every_time_it_is_named_bug():
+    # ten 2S in a one-suit deal where 7 are unseen: named 10 times, not "8"
+    from spidersolve.cards import parse_card
+    from spidersolve.state.visible import name_deal
+
+    view = visible_of(GameCode.parse("SP1-S1C-AAAAAAD").position())
+    left = unseen_cards(view)[parse_card("2S")]
+    with pytest.raises(PositionError, match=rf"^2S is named 10 times, but only {left} 2S are"):
+        name_deal(view, [parse_card("2S")] * 10)

@@ -127,9 +127,10 @@ def solve_command(
             )
             if v
         ]
+        which = "it" if len(given) == 1 else "them"
         raise SpiderError(
-            f"--prove does not combine with {', '.join(given)}: solve the deal "
-            "without --prove for them"
+            f"--prove does not combine with {', '.join(given)}: run --prove without "
+            f"{which}, or solve without --prove to use {which}"
         )
     game, name = _prepare(source, after, nodes, memory, shorten, not prove, search_memory)
     if prove:
@@ -181,6 +182,7 @@ def solve_command(
             f"no proof within {plural(result.nodes, 'node')}{stopped}: try a larger --nodes, "
             + _further_searches(search)
             + "or --prove to walk every position"
+            + ("" if search == "default" else " (without --search: the walk is every search's)")
         )
     if html_path:
         click.echo("page: not written (no winning line)")
@@ -354,11 +356,10 @@ def hint_command(source, after, nodes, memory, show_line, honest, samples, seed,
 
 def _honest_hint(game, nodes, samples, seed, as_json, workers: int = 1) -> None:
     from ..search.honest import advise
-    from ..state.visible import visible_of
 
-    result = advise(
-        visible_of(game.position), samples=samples, seed=seed, nodes=nodes, workers=workers
-    )
+    # advise hides every face-down and stock card of a full position; a position with
+    # ?? keeps the hidden cards it names (cards a player noted, SPEC section 11)
+    result = advise(game.position, samples=samples, seed=seed, nodes=nodes, workers=workers)
     if as_json:
         echo_json(result.as_dict())
         return
@@ -371,7 +372,7 @@ def _honest_hint(game, nodes, samples, seed, as_json, workers: int = 1) -> None:
     click.echo(f"{result.action.text()}: {result.words}")
     click.echo(
         f"honest: {result.wins} of {result.scored} samples won after it "
-        f"({100 * result.win_estimate:.0f}%); {result.samples} samples of the hidden "
+        f"({100 * result.win_estimate:.0f}%); {plural(result.samples, 'sample')} of the hidden "
         f"cards, {plural(result.candidates, 'candidate')}, "
         f"{plural(result.nodes, 'node')}, {result.seconds:.2f} s"
     )

@@ -119,6 +119,10 @@ def stats(results, by, budgets, as_json, as_csv, plot):
             "position left to expand, or the default's phases (docs/solver.md)"
         )
         note = early_note if note is None else note + "\n" + early_note
+    if plot:  # written first: a file that cannot be written is an error before any output
+        from ..stats.plots import save_plots
+
+        paths = save_plots(frame, plot, keys)
     if as_json:
         out = {
             "groups": stats_json(frame, keys, budget_list) if not frame.empty else [],
@@ -142,9 +146,6 @@ def stats(results, by, budgets, as_json, as_csv, plot):
     if note and not as_json:
         click.echo(note, err=as_csv)
     if plot:
-        from ..stats.plots import save_plots
-
-        paths = save_plots(frame, plot, keys)
         click.echo("plots: " + ", ".join(str(p) for p in paths), err=as_json or as_csv)
 
 
@@ -167,14 +168,17 @@ def stats(results, by, budgets, as_json, as_csv, plot):
 def hints(results, out, suggest_nodes):
     """First action of each deal's winning line, in notation and in words.
 
-    One CSV row per result: code, suits, rules, node_limit, verdict, proven,
+    One CSV row per solver result (honest games are left out: they prove
+    nothing of the deal): code, suits, rules, node_limit, verdict, proven,
     first_action, first_action_words, moves. A deal not won within its limit
     has no proven hint: proven is false, and the action is the best first
     action of a --suggest-nodes search (empty for a lost deal, or with 0).
     """
     if suggest_nodes:
         check_search_memory(suggest_nodes, None, option="--suggest-nodes", memory_option=False)
-    frame = hints_frame(load_results(results), suggest_nodes)
+    # the solver's rows only: an honest game's `lost` is the player's, not the deal's
+    solver, _honest = split_players(load_results(results))
+    frame = hints_frame(solver, suggest_nodes)
     if out == "-":
         frame.to_csv(sys.stdout, index=False)
         return

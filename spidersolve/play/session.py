@@ -54,6 +54,7 @@ from ..state import (
     IllegalAction,
     legal_actions,
     line_text,
+    replay,
     why_illegal,
 )
 from ..state.actions import MAX_CARDS, read_number
@@ -124,6 +125,7 @@ class PlaySession(CardNaming):
         self.start_name = start
         self.played: list[Action] = list(line)
         self._first = game
+        self._given = game.position  # the start as given: named cards fill in _first only
         self._kept = len(self.played)  # the actions before this session: never undone
         # Previous games, newest last; the oldest falls off past MAX_UNDO.
         self._undo: deque[Game] = deque(maxlen=MAX_UNDO)
@@ -153,8 +155,26 @@ class PlaySession(CardNaming):
         return line_text(self.played)
 
     def line_report(self) -> str:
-        """The last line of a session: ``line:`` and the line, to replay it."""
-        return f"line: {self.line}".rstrip()
+        """The last line of a session: ``line:`` and the line, to replay it.
+
+        A start with unknown cards (``??``) gets a note first: the line turns up
+        cards only the session was told (``turn``, ``deal CARD ...``), so it
+        replays from a saved game, which keeps them, not from the start."""
+        line = f"line: {self.line}".rstrip()
+        if self._given.has_unknown and not self._replays():
+            return (
+                "note: this line turns up cards named here; 'save FILE' keeps them "
+                "('play FILE' resumes), the start alone cannot replay it\n" + line
+            )
+        return line
+
+    def _replays(self) -> bool:
+        """Whether the line replays from the start as given (no named card needed)."""
+        try:
+            replay(self._given, self.played)
+        except SpiderError:
+            return False
+        return True
 
     def table(self) -> str:
         """The table as the player sees it: face-down cards are hidden."""
@@ -192,7 +212,6 @@ class PlaySession(CardNaming):
             "undo",
             "u",
             "cancel",
-            "hint",
         ):
             action, col = self._pending
             return (

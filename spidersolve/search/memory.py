@@ -124,19 +124,29 @@ def check_memory(
     limit = cap if cap is not None else available_bytes()
     if limit is None:
         return
-    need = needed_bytes(nodes, processes, search_memory)
+    shared = (processes - 1) * BASE_BYTES if threads else 0  # threads share one process
+    need = needed_bytes(nodes, processes, search_memory) - shared
     if need <= limit:
         return
-    if search_memory is not None and need < needed_bytes(nodes, processes):
+    where = (
+        "the --memory cap of " + size_text(limit)
+        if cap is not None
+        else size_text(limit) + " of memory available"
+    )
+    floor = needed_bytes(0, processes) - shared
+    if floor > limit:  # no node limit fits: the processes alone need more
+        raise SpiderError(
+            f"any search needs at least {size_text(floor)} (the process itself"
+            + (f", {processes} of them" if processes > 1 and not threads else "")
+            + f"), more than {where}"
+            + (": raise --memory" if cap is not None else "")
+            + (" or lower --workers" if processes > 1 and not threads else "")
+        )
+    if search_memory is not None and need < needed_bytes(nodes, processes) - shared:
         raise SpiderError(
             f"--search-memory {size_text(search_memory)} and the process itself "
-            f"({size_text(BASE_BYTES)}) need {size_text(need)}, more than "
-            + (
-                "the --memory cap of " + size_text(limit)
-                if cap is not None
-                else size_text(limit) + " of memory available"
-            )
-            + ": lower --search-memory"
+            f"({size_text(BASE_BYTES)}) need {size_text(need)}, more than {where}"
+            ": lower --search-memory"
         )
     who = (
         ""
@@ -145,14 +155,12 @@ def check_memory(
         if threads
         else f" with {processes} worker processes"
     )
-    where = (
-        "the --memory cap of " + size_text(limit)
-        if cap is not None
-        else size_text(limit) + " of memory available"
-    )
+    more = "more than"
+    if size_text(need) == size_text(limit):  # rounded alike: say by how much it is over
+        more = f"{need - limit:,} bytes more than"
     raise SpiderError(
         f"{option} {nodes}{who} may need {size_text(need)} "
-        f"({NODE_COST_TEXT}), more than {where}: lower {option}"
+        f"({NODE_COST_TEXT}), {more} {where}: lower {option}"
         + (" or --workers" if processes > 1 and not threads else "")
         + (
             ""

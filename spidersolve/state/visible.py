@@ -175,8 +175,9 @@ def _check_unseen(pos: Position, cards) -> None:
             text = card_text(card)
             if named[card] > 1:  # the cards named before it took the unseen ones
                 unseen = named[card] - 1
+                times = sum(1 for c in cards if c == card)  # all of them, not the first few
                 raise PositionError(
-                    f"{text} is named {named[card]} times, but only {unseen} "
+                    f"{text} is named {times} times, but only {unseen} "
                     f"{text} {'is' if unseen == 1 else 'are'} unseen"
                 )
             raise PositionError(

@@ -44,6 +44,11 @@ def deal_ranges(text: str) -> list[tuple[int, int]]:
         if len(parts) not in (1, 2) or not all(
             p.strip().isascii() and p.strip().isdigit() for p in parts
         ):
+            if token.strip().lower().startswith("ms"):  # PySolFC's ms numbers: one at a time
+                raise SpiderError(
+                    f"'{shown(token)}': a batch takes plain deal numbers; solve a PySolFC "
+                    "ms number on its own (spidersolve solve pysol:4:msN)"
+                )
             raise SpiderError(f"'{shown(token)}' is not a deal number or a range A:B")
         if any(len(part.strip()) > 20 for part in parts):  # past every deal number
             raise SpiderError(f"'{shown(token)}' is past the last deal number")

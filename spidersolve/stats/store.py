@@ -167,6 +167,7 @@ def _read_checked(path: Path, data: bytes) -> tuple[pd.DataFrame, dict]:
     except Exception as err:  # pyarrow raises many kinds on a damaged file
         # pyarrow names the source it read, here the buffer, not the file.
         why = _one_line(err).replace("Could not open Parquet input source '<Buffer>': ", "")
+        why = why.rstrip(" .")  # a sentence of its own ends in a stop; ours goes on
         if path.name == RESULTS_NAME or path.name.startswith("part-"):
             raise ResultsError(f"cannot read results file '{path}': {why}; {REPAIR_HINT}") from None
         raise ResultsError(f"'{path}' is not a results file (Parquet): {why}") from None
