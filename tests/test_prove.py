@@ -202,7 +202,13 @@ def test_solve_prove_json_of_a_won_deal():
     assert result.exit_code == 0, result.output
     obj = json.loads(result.stdout)
     assert (obj["verdict"], obj["by"], obj["nodes"]) == ("won", "search", 0)
-    verify_win("SP1-S1C-AAAAAAD", obj["line"].split())
+    end = verify_win("SP1-S1C-AAAAAAD", obj["line"].split())
+    # the keys solve --json has are there too, with the same values
+    plain = json.loads(_run(["solve", "SP1-S1C-AAAAAAD", "--json"]).stdout)
+    assert set(plain) - {"nodes", "seconds"} <= set(obj)
+    assert (
+        (obj["moves"], obj["score"]) == (end.moves, end.score) == (plain["moves"], plain["score"])
+    )
 
 
 def test_unknown_says_how_to_go_further():

@@ -69,6 +69,7 @@ class ProveResult:
     seconds: float
     line: tuple[Action, ...] | None = None
     why: str = ""
+    score: int | None = None  # the score at the end of a winning line, as ``solve`` says it
 
     def as_dict(self) -> dict:
         return {
@@ -82,6 +83,7 @@ class ProveResult:
             "seconds": round(self.seconds, 3),
             "line": None if self.line is None else line_text(self.line),
             "moves": None if self.line is None else len(self.line),
+            "score": self.score,
             "why": self.why,
         }
 
@@ -183,12 +185,14 @@ def prove(
             0,
             time.perf_counter() - started,
             first.line,
+            score=first.score,
         )
     verdict, line, result, used = walk(game, memory, nodes)
     why = ""
+    score = None
     if verdict == "won":
         line = shorten_line(game, line)
-        verify_win(game, line)
+        score = verify_win(game, line).score
     elif verdict == "unknown":
         full = int(result[P.P_FULL])
         why = (
@@ -207,4 +211,5 @@ def prove(
         time.perf_counter() - started,
         line,
         why,
+        score,
     )
