@@ -44,12 +44,22 @@ KEYS = ["source", "suits", "rules"]
 # (checked on 38 such deals of 1001..32000, docs/benchmarks.md); every other deal must
 # be among the deals solved again.
 TAIL_PAIRS = [
-    ("pysol-s1", ["pysol-s1-tail"]),
-    ("pysol-s2", ["pysol-s2-tail"]),
-    ("pysol-s4", ["pysol-s4-tail", "pysol-s4-tail32k"]),
-    # PySolFC four suits 1..1000 with the tail beams' macro moves (2026-12-06): the deals
-    # pysol-s4-tail (the default before them) did not win within TAIL_AFTER, solved again
-    ("pysol-s4-tail", ["pysol-s4-tail-macro"]),
+    ("pysol-s1", ["pysol-s1-tail"], "the tail phase"),
+    ("pysol-s2", ["pysol-s2-tail"], "the tail phase"),
+    (
+        "pysol-s4",
+        ["pysol-s4-tail", "pysol-s4-tail32k"],
+        "the tail phase before macro moves (2026-12-05)",
+    ),
+    # The tail beams with macro moves (2026-12-06): pysol-s4-tail-macro holds the deals of
+    # 1..1000 the six rows did not win within TAIL_AFTER (as pysol-s4-tail did not: its
+    # first TAIL_AFTER nodes are the six rows'), pysol-s4-tail32k-macro those of 1001..32000
+    ("pysol-s4-tail", ["pysol-s4-tail-macro"], "the macro tail phase (2026-12-06)"),
+    (
+        "pysol-s4",
+        ["pysol-s4-tail-macro", "pysol-s4-tail32k-macro"],
+        "the macro tail phase (2026-12-06)",
+    ),
 ]
 
 PUBLISHED = [
@@ -155,7 +165,7 @@ def with_tail(six, tails) -> tuple[dict, object, int]:
 def tail_lines(root: Path) -> list[str]:
     """The lines of ``TAIL_PAIRS`` whose folders are all under ``root``."""
     lines = []
-    for six_name, tail_names in TAIL_PAIRS:
+    for six_name, tail_names, label in TAIL_PAIRS:
         folders = [root / six_name] + [root / t for t in tail_names]
         if not all(f.is_dir() for f in folders):
             continue
@@ -165,7 +175,7 @@ def tail_lines(root: Path) -> list[str]:
         for key, rows in six[six["player"] == "solver"].groupby(KEYS, sort=True):
             c, again, missing = with_tail(rows, tails)
             lines.append(
-                f"{six_name} with the tail phase: {key[0]}, {key[1]} suit(s), {key[2]}: "
+                f"{six_name} with {label}: {key[0]}, {key[1]} suit(s), {key[2]}: "
                 f"{c['deals']:,} deals ({len(again):,} solved again in {', '.join(tail_names)}, "
                 f"{cpu_hours(again)}; the rest won by the six rows within {TAIL_AFTER:,} "
                 "nodes" + (f"; {missing:,} not solved again yet, left out)" if missing else ")")
