@@ -163,22 +163,20 @@ def name_deal(pos: Position, cards) -> Position:
 
 
 def _check_unseen(pos: Position, cards) -> None:
-    left = unseen_cards(pos)
-    named: dict[int, int] = {}
+    unseen = unseen_cards(pos)
+    left = unseen.copy()  # what the cards named so far leave
     for card in cards:
         if card == UNKNOWN:
             raise PositionError("name a card, not '??'")
-        named[card] = named.get(card, 0) + 1
         if left[card] <= 0:
             if card not in deck_counts(pos.suits):
                 raise PositionError(f"{card_text(card)} is not in a {pos.suits}-suit deck")
             text = card_text(card)
-            if named[card] > 1:  # the cards named before it took the unseen ones
-                unseen = named[card] - 1
-                times = sum(1 for c in cards if c == card)  # all of them, not the first few
+            if unseen[card] > 0:  # the cards named before it took the unseen ones
+                times = sum(1 for c in cards if c == card)
                 raise PositionError(
-                    f"{text} is named {times} times, but only {unseen} "
-                    f"{text} {'is' if unseen == 1 else 'are'} unseen"
+                    f"{text} is named {times} times, but only {unseen[card]} "
+                    f"{text} {'is' if unseen[card] == 1 else 'are'} unseen"
                 )
             raise PositionError(
                 f"{text} cannot be hidden here: every {text} of the deck is already seen"
