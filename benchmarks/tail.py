@@ -60,6 +60,21 @@ TAIL_PAIRS = [
         ["pysol-s4-tail-macro", "pysol-s4-tail32k-macro"],
         "the macro tail phase (2026-12-06)",
     ),
+    # The finisher (2026-12-06): only a deal that reaches the second beam's mark (995,000
+    # nodes) can change, so pysol-s4-tail-finish holds the 39 tail deals of 1..1000 again
+    # and pysol-s4-tail32k-finish the deals of 1001..32000 the macro tail phase left
+    # unknown or won after that mark; the later sets' rows stand for the earlier ones
+    ("pysol-s4-tail", ["pysol-s4-tail-finish"], "the finisher (2026-12-06)"),
+    (
+        "pysol-s4",
+        [
+            "pysol-s4-tail-macro",
+            "pysol-s4-tail32k-macro",
+            "pysol-s4-tail-finish",
+            "pysol-s4-tail32k-finish",
+        ],
+        "the finisher (2026-12-06)",
+    ),
 ]
 
 PUBLISHED = [

@@ -12,7 +12,7 @@ from spidersolve.cli.main import cli
 from spidersolve.search import SolveResult, solve
 from spidersolve.search.heuristic import weights_row
 from spidersolve.search.solver import _Search
-from spidersolve.state import as_game
+from spidersolve.state import as_game, replay
 from spidersolve.stats import load_results
 from spidersolve.stats.store import load_runs
 
@@ -205,19 +205,37 @@ def test_a_capped_first_phase_leaves_its_nodes_to_the_tail_beams():
     """Past TAIL_AFTER, a cap that stops the default rows hands the rest to the beams.
 
     Each beam runs to its mark (``solver._phases``), so the first gets what
-    the six rows left too. The six rows do not run a third time: they would
-    stop where they stopped.
+    the six rows left too; the finisher then searches from the beams' latest
+    positions, the last beam's first, with the same cap. The six rows do not
+    run a third time: they would stop where they stopped.
     """
-    from spidersolve.search.heuristic import TAIL_BEAMS
-    from spidersolve.search.solver import TAIL_AFTER, TAIL_NODES
+    from spidersolve.search.solver import FINISH, TAIL_AFTER, _phases
 
     cap = 40 * 2**20
     game = as_game("pysol:4:1009")
     first = _Search(game, TAIL_AFTER, None, cap)
     assert first.memory_full and first.nodes < TAIL_AFTER
     spent = first.nodes
-    for k, beam in enumerate(TAIL_BEAMS, 1):
-        spent += _Search(game, TAIL_AFTER + k * TAIL_NODES - spent, beam, cap).nodes
+    late = []
+    for mark, rows in _phases(10**7, None)[1:]:
+        if mark is None:
+            break
+        starts = (
+            list(dict.fromkeys(line for line in late[::-1] if line)) if rows == FINISH else [()]
+        )
+        for start in starts:
+            if mark - spent < 1:
+                break
+            run = _Search(
+                replay(game, start) if start else game,
+                mark - spent,
+                None if rows == FINISH else rows,
+                cap,
+            )
+            spent += run.nodes
+            assert run.verdict != "won"
+            if rows != FINISH:
+                late.append(run.late_line())
     result = solve(game, nodes=10**7, memory=cap)
     assert result.verdict == "unknown" and result.memory_full
     assert result.nodes == spent > first.nodes

@@ -18,7 +18,16 @@ from strategies import (
 )
 
 from spidersolve.search import ReplayFailed, solve, verify_win
-from spidersolve.state import Action, Game, GameCode, Position, legal_actions, line_text, replay
+from spidersolve.state import (
+    Action,
+    Game,
+    GameCode,
+    Position,
+    as_game,
+    legal_actions,
+    line_text,
+    replay,
+)
 from spidersolve.state.rules import apply
 
 
@@ -88,6 +97,7 @@ def test_the_phases_of_a_budget_nest(monkeypatch, cut, tail):
     monkeypatch.setattr(solver, "TAIL_AFTER", 50)
     monkeypatch.setattr(solver, "TAIL_NODES", tail)
     monkeypatch.setattr(solver, "TAIL_BEAMS", beams)
+    monkeypatch.setattr(solver, "FINISH_NODES", 0)  # no finisher: the next test has one
     alone = solve(code, after=after, nodes=100_000, weights="default")  # the default rows alone
     full = solve(code, after=after, nodes=100_000)
     assert alone.verdict == full.verdict == "won" and alone.nodes > 50
@@ -116,6 +126,51 @@ def test_the_phases_of_a_budget_nest(monkeypatch, cut, tail):
     two = hint(code, after=after, nodes=60)
     assert two.status == "unproven" and two.nodes == 60
     assert two.action == hint(code, after=after, nodes=50, weights="default").action
+
+
+def test_the_finisher_wins_from_a_beams_latest_position(monkeypatch):
+    """The tail phase's last FINISH_NODES: the default rows from each beam's latest position.
+
+    Small phases again (the test above): neither beam wins by its mark, the
+    finisher does, from the last beam's latest position (or, when that one's
+    search ends first, the first beam's); its line is the beam's line to that
+    position and then the finisher's, replayed to a win, and budgets nest.
+    """
+    from spidersolve.search import solver
+    from spidersolve.search.heuristic import Weights
+    from spidersolve.search.solver import _Search
+
+    wide = Weights(face_down=5, breaks=5, mixed=5, empty=10, removed=10, spare=50, width=500)
+    beams = (wide, wide.replace(width=250, noise=2, seed=1))
+    code = _code(1, 3)
+    after = line_text(solve(code, nodes=10_000).line[:40])
+    monkeypatch.setattr(solver, "TAIL_AFTER", 50)
+    monkeypatch.setattr(solver, "TAIL_NODES", 500)
+    monkeypatch.setattr(solver, "FINISH_NODES", 300)
+    monkeypatch.setattr(solver, "TAIL_BEAMS", beams)
+    full = solve(code, after=after, nodes=1_050)
+    assert full.verdict == "won" and 750 < full.nodes <= 1_050  # after both beams' marks
+    game = as_game(code, after)
+    runs = [_Search(game, 500, beams[0]), _Search(game, 200, beams[1])]
+    assert [run.verdict for run in runs] == ["unknown", "unknown"]
+    assert runs[0].nodes + runs[1].nodes == 700
+    spent, line = 50 + 700, None
+    for start in (runs[1].late_line(), runs[0].late_line()):  # the last beam's first
+        assert start
+        finisher = solve(replay(game, start), nodes=1_050 - spent, weights="default")
+        spent += finisher.nodes
+        if finisher.verdict == "won":
+            line = start + finisher.line
+            break
+    assert (full.nodes, full.line) == (spent, line)
+    assert replay(game, full.line).won
+    n = full.nodes
+    exact = solve(code, after=after, nodes=n)
+    below = solve(code, after=after, nodes=n - 1)
+    above = solve(code, after=after, nodes=n + 12_345)
+    assert (exact.verdict, exact.nodes, exact.line) == ("won", n, full.line)
+    assert (above.verdict, above.nodes, above.line) == ("won", n, full.line)
+    assert below.verdict == "unknown" and below.nodes <= n - 1
 
 
 def test_shortened_line_still_wins_and_is_shorter():
@@ -347,3 +402,27 @@ def test_the_shortening_beam_ranks_four_suit_games_with_their_own_weights():
     short = shorten_line(start, line, width=10)
     assert short == shorten_line(start, line, width=10, weights=BEAM_WEIGHTS_4_SUITS)
     assert len(short) <= len(line) and replay(start.position, short).won
+
+
+def test_the_late_entry_has_the_fewest_deals_left_then_the_best_value():
+    """``_Search.late_line`` (the kernel's ``RESULT_LATE_ENTRY``, where the finisher
+    starts): of every position the search generated, one with the fewest deals
+    left, and of those one with the best value of row 0, checked against every
+    entry's line rebuilt and replayed with the reference rules."""
+    from spidersolve.search._terms import evaluate
+    from spidersolve.search.heuristic import weight_rows
+    from spidersolve.search.solver import _Search
+    from spidersolve.state.packed import to_board
+
+    game = as_game(_code(2, 5))
+    run = _Search(game, 300)
+    assert run.verdict == "unknown"
+    row = weight_rows(None)[0]
+    best = None
+    for entry in range(1, len(run.ent_action)):
+        position = replay(game, run._line_to(entry)).position
+        key = (len(position.stock), int(evaluate(to_board(position), row)))
+        best = key if best is None or key < best else best
+    late = replay(game, run.late_line()).position
+    assert (len(late.stock), int(evaluate(to_board(late), row))) == best
+    assert len(late.stock) < len(game.position.stock)  # it dealt

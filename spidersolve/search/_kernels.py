@@ -86,7 +86,12 @@ RESULT_ENTRIES = 6  # entries: distinct positions generated
 RESULT_STOPPED = 7  # STOPPED_BY_FLAG or STOPPED_BY_MEMORY if that ended the search, else 0
 RESULT_BYTES = 8  # bytes the search's arrays held at the end (their capacities)
 RESULT_LEAVES = 9  # positions past the reveal limit: generated and valued, not expanded
-RESULT_SIZE = 10
+# the entry generated with the fewest deals left, and among those the best value of
+# row 0 (the beams' finisher starts there: solver._finish)
+RESULT_LATE_ENTRY = 10
+RESULT_LATE_KEY = 11  # its deals left x LATE_LEVEL + that value
+RESULT_SIZE = 12
+LATE_LEVEL = 1 << 32  # far above any value of a row
 STOPPED_BY_FLAG = 1  # the stop flag (Ctrl-C)
 STOPPED_BY_MEMORY = 2  # the arrays would have grown past ``byte_limit``
 # nodes between two looks at the stop flag (a power of two): about 10 ms
@@ -393,6 +398,9 @@ def _expand(
                 if k == 0 and score < result[RESULT_BEST_VALUE]:
                     result[RESULT_BEST_ENTRY] = n_entries
                     result[RESULT_BEST_VALUE] = score
+                if k == 0 and level * LATE_LEVEL + score < result[RESULT_LATE_KEY]:
+                    result[RESULT_LATE_ENTRY] = n_entries
+                    result[RESULT_LATE_KEY] = level * LATE_LEVEL + score
                 if leaf:
                     continue
                 h = DEAL_LEVELS * k + level
@@ -476,6 +484,8 @@ def _start_result(result):
     result[RESULT_WIN_ACTION] = -1
     result[RESULT_BEST_ENTRY] = -1
     result[RESULT_BEST_VALUE] = 1 << 40
+    result[RESULT_LATE_ENTRY] = -1
+    result[RESULT_LATE_KEY] = 1 << 62
     result[RESULT_LEAVES] = 0
 
 

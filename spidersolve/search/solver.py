@@ -9,7 +9,7 @@ import numpy as np
 
 from ..errors import SpiderError
 from ..interrupt import run_kernel
-from ..state import Action, Game, as_game, line_text, parse_line
+from ..state import Action, Game, as_game, line_text, parse_line, replay
 from ..state._board import DEAL as DEAL_CODE
 from ..state.kernel import CARD_KEYS, STOCK_KEYS
 from ..state.packed import action_from_code, action_to_code, to_board
@@ -221,7 +221,14 @@ class _Search:
         """The actions to the best-valued position the search generated (may be empty)."""
         if self._best is not None:
             return self._best
-        entry = int(self.result[K.RESULT_BEST_ENTRY])
+        return self._line_to(int(self.result[K.RESULT_BEST_ENTRY]))
+
+    def late_line(self) -> tuple[Action, ...]:
+        """The actions to the position generated with the fewest deals left and, among
+        those, the best value of row 0 (may be empty)."""
+        return self._line_to(int(self.result[K.RESULT_LATE_ENTRY]))
+
+    def _line_to(self, entry: int) -> tuple[Action, ...]:
         if entry <= 0:
             return ()
         codes = [_plain(int(self.ent_action[entry]))] + self._codes_to(int(self.ent_parent[entry]))
@@ -258,7 +265,9 @@ def solve(
         The heuristics. ``None``, the default: ``heuristic.DEFAULT_WEIGHTS``
         for the first 500,000 nodes, then, for a deal still unknown, each
         beam of ``heuristic.TAIL_BEAMS`` alone for 250,000 more, in turn,
-        then the default rows again with what is left (``_phases``).
+        the last 5,000 of them going to the default rows from the positions
+        the beams reached with the fewest deals left (the finisher), then
+        the default rows again with what is left (``_phases``).
         Otherwise one search with those rows: named configurations
         (``heuristic.PRESETS``, where ``"default"`` is the six rows alone);
         see ``heuristic.weight_rows``.
@@ -292,13 +301,17 @@ def solve(
 # The default configuration's budget in phases (docs/solver.md): its first
 # TAIL_AFTER nodes go to the default rows; a deal they leave unknown gets
 # TAIL_NODES more from each beam of ``heuristic.TAIL_BEAMS`` alone, in turn
-# (two beams ranked as KPatience ranks, their ties drawn two ways); what is
-# left of the budget, if more than TAIL_AFTER, goes to the default rows
-# again, from the start. Chosen on training deals PySolFC four suits
-# 6401..8400, checked on 8401..10400, 10401..14400 and 14401..18400
-# (docs/tuning.md).
+# (two beams ranked as KPatience ranks, their ties drawn two ways), the last
+# FINISH_NODES of them going to the *finisher*: the default rows from the
+# position each beam reached with the fewest deals left (the best of those
+# by its value), the last beam's first; what is left of the budget, if more
+# than TAIL_AFTER, goes to the default rows again, from the start. Chosen on
+# training deals PySolFC four suits 6401..8400, checked on 8401..10400,
+# 10401..14400 and 14401..18400 (docs/tuning.md).
 TAIL_AFTER = 500_000
 TAIL_NODES = 250_000
+FINISH_NODES = 5_000
+FINISH = "finish"  # the finisher's phase (``_phases``)
 
 
 def _phases(nodes: int, weights) -> list[tuple[int | None, object]]:
@@ -308,17 +321,22 @@ def _phases(nodes: int, weights) -> list[tuple[int | None, object]]:
     reach its mark (or the budget). ``None``: what the searches before it
     left of the budget, if more than ``TAIL_AFTER`` and the first phase was
     not stopped by the memory cap (else the default rows again could win
-    nothing the first phase did not). So a search that stops early, at the
-    memory cap too, leaves its nodes to the next, and budgets nest: a deal
-    won with n nodes in all is won with the same line at every budget >= n.
-    A solve can so end ``unknown`` below its node limit without a memory
-    cap: when the last beam runs out of positions, or with a limit up to
+    nothing the first phase did not). ``FINISH``: the finisher, the default
+    rows from each tail beam's latest position (``_Search.late_line``), the
+    last beam's first, each with what the searches before it left up to the
+    mark. So a search that stops early, at the memory cap too, leaves its
+    nodes to the next, and budgets nest: a deal won with n nodes in all is
+    won with the same line at every budget >= n. A solve can so end
+    ``unknown`` below its node limit without a memory cap: when the
+    finisher's searches end without a win, or with a limit up to
     2 x ``TAIL_AFTER`` + ``TAIL_NODES`` x the number of beams.
 
+    >>> end = TAIL_AFTER + 2 * TAIL_NODES
     >>> _phases(1_000_000, None) == [
     ...     (TAIL_AFTER, None),
     ...     (TAIL_AFTER + TAIL_NODES, TAIL_BEAMS[0]),
-    ...     (TAIL_AFTER + 2 * TAIL_NODES, TAIL_BEAMS[1]),
+    ...     (end - FINISH_NODES, TAIL_BEAMS[1]),
+    ...     (end, FINISH),
     ...     (None, None),
     ... ]
     True
@@ -328,7 +346,9 @@ def _phases(nodes: int, weights) -> list[tuple[int | None, object]]:
     if weights is not None or nodes <= TAIL_AFTER:
         return [(nodes, weights)]
     marks = [TAIL_AFTER + TAIL_NODES * (k + 1) for k in range(len(TAIL_BEAMS))]
-    return [(TAIL_AFTER, None), *zip(marks, TAIL_BEAMS), (None, None)]
+    end = marks[-1]
+    marks[-1] -= FINISH_NODES
+    return [(TAIL_AFTER, None), *zip(marks, TAIL_BEAMS), (end, FINISH), (None, None)]
 
 
 def _solve_game(game: Game, nodes: int, weights=None, shorten=False, memory=None):
@@ -345,25 +365,48 @@ def _solve_game(game: Game, nodes: int, weights=None, shorten=False, memory=None
     full = False
     first: _Search | None = None
     run: _Search | None = None
+    late: list[tuple[Action, ...]] = []  # each tail beam's latest position, for the finisher
+    prefix: tuple[Action, ...] = ()  # the line from ``game`` to where ``run`` started
     for mark, rows in _phases(nodes, weights):
-        budget = (nodes if mark is None else min(mark, nodes)) - spent
-        if budget < 1:
-            break
-        if mark is None and (budget <= TAIL_AFTER or (first is not None and first.memory_full)):
+        if mark is None and (
+            nodes - spent <= TAIL_AFTER or (first is not None and first.memory_full)
+        ):
             break  # the default rows again would stop where they stopped first
-        if run is not None:
-            run.release()  # its arrays, before the next search takes its own
-        run = _Search(game, budget, rows, memory)
-        spent += run.nodes
-        full = full or run.memory_full
-        first = first or run
-        if run.verdict != "unknown":
+        finishing = weights is None and rows == FINISH
+        # the finisher starts from each beam's latest position, the last beam's first
+        starts = list(dict.fromkeys(line for line in late[::-1] if line)) if finishing else [()]
+        ran = False
+        for start in starts:
+            budget = (nodes if mark is None else min(mark, nodes)) - spent
+            if budget < 1:
+                break
+            if run is not None:
+                run.release()  # its arrays, before the next search takes its own
+            prefix = start
+            run = _Search(
+                replay(game, start) if start else game, budget, None if finishing else rows, memory
+            )
+            spent += run.nodes
+            full = full or run.memory_full
+            first = first or run
+            ran = True
+            if run.verdict == "won":
+                break
+        if run is None or run.verdict == "won":
             break
+        if not ran:
+            continue
+        if weights is None and mark is not None and mark > TAIL_AFTER and not finishing:
+            late.append(run.late_line())  # a tail beam's (beams never say lost)
+        elif run.verdict == "lost" and not prefix:
+            break  # the default rows searched the whole tree: no win exists
     assert run is not None  # the first phase always runs: nodes >= 1
     if run.verdict != "won":
         seconds = time.perf_counter() - started
-        return SolveResult(run.verdict, spent, seconds, memory_full=full), first
-    line = run.winning_line()
+        # a finisher's lost is its start's, not the deal's
+        verdict = Verdict.UNKNOWN if prefix else run.verdict
+        return SolveResult(verdict, spent, seconds, memory_full=full), first
+    line = prefix + run.winning_line()
     if shorten:
         line = shorten_line(game, line)
     final = verify_win(game, line)
