@@ -426,3 +426,35 @@ def test_the_late_entry_has_the_fewest_deals_left_then_the_best_value():
     late = replay(game, run.late_line()).position
     assert (len(late.stock), int(evaluate(to_board(late), row))) == best
     assert len(late.stock) < len(game.position.stock)  # it dealt
+
+
+# SP1-S4C deal 783 after this line is lost: the default rows prove it in more than
+# 50 nodes, the first tail beam (dropping nothing) in 144
+LOST_AFTER_783 = (
+    "7>5 5>10 7>3 1>6 10>5 deal 2>9 8>4 8>3 7>4 3>5 deal 8>4 3>7 deal 8>9 deal 9>6 "
+    "3>10 7>1x2 8>3 1>2x2 9>2x2 1>6 deal 2>10 3>7 8>2 4>8 2>7x5 4>5 4>6 2>10 6>3 3>5 "
+    "5>3 7>4x3 2>5 2>5 9>2 4>7x3 9>1 1>8 10>5 8>9x2 3>6 5>6x2 7>4x3 7>6x2 10>5 7>5 "
+    "5>7 1>8 4>6x3 10>3 6>7x5 6>3x2 5>6 7>3x5 7>6 9>8 8>3 7>5 1>8 3>9 8>3 3>6x6 1>3 "
+    "6>4x4 4>8 6>1 1>6 8>4 6>3 3>6 9>8 4>9 6>3 4>3x3 3>1x4 8>1 4>6 9>8 8>9 6>3 3>4 "
+    "1>8 1>6x4 6>3x4 4>6 3>6x3 9>6 6>9 6>3x3 6>4 3>1x4 4>6 8>1 6>4 4>6 9>8 1>9 9>1 "
+    "6>4 1>9 8>1 1>8 1>3x4 4>6 3>4x4 9>4 6>3 8>9 4>8 9>4 3>6 4>1x5 1>3x5 6>1 3>6x5 "
+    "6>4x5 4>6x5 1>4 4>3 6>1x5 1>3x4 1>4 3>9 3>4x3 8>4 3>1 9>8 1>3 3>1 1>3 3>1 1>3 "
+    "4>9 4>1x4 9>1 1>9"
+)
+
+
+def test_a_tail_beam_that_proves_the_deal_lost_ends_the_solve(monkeypatch):
+    """A beam that drops nothing and walks the whole tree from the game says lost,
+    soundly: the solve stops there, at every larger limit, and no finisher runs
+    (its lost would be only its start position's)."""
+    from spidersolve.search import solver
+
+    monkeypatch.setattr(solver, "TAIL_AFTER", 50)
+    monkeypatch.setattr(solver, "TAIL_NODES", 500)
+    monkeypatch.setattr(solver, "FINISH_NODES", 300)
+    code = _code(4, 783)
+    assert solve(code, after=LOST_AFTER_783, nodes=50).verdict == "unknown"
+    assert solve(code, after=LOST_AFTER_783, nodes=193).verdict == "unknown"
+    for limit in (194, 300, 1_050, 5_000):
+        result = solve(code, after=LOST_AFTER_783, nodes=limit)
+        assert (result.verdict, result.nodes) == ("lost", 194)

@@ -328,7 +328,8 @@ def _phases(nodes: int, weights) -> list[tuple[int | None, object]]:
     nodes to the next, and budgets nest: a deal won with n nodes in all is
     won with the same line at every budget >= n. A solve can so end
     ``unknown`` below its node limit without a memory cap: when the
-    finisher's searches end without a win, or with a limit up to
+    finisher's searches end without a win (or it has no position to start
+    from), or with a limit up to
     2 x ``TAIL_AFTER`` + ``TAIL_NODES`` x the number of beams.
 
     >>> end = TAIL_AFTER + 2 * TAIL_NODES
@@ -396,10 +397,12 @@ def _solve_game(game: Game, nodes: int, weights=None, shorten=False, memory=None
             break
         if not ran:
             continue
+        if run.verdict == "lost" and not prefix:
+            # a search from the game itself walked the whole tree (the default rows,
+            # or a beam that dropped nothing): no win exists
+            break
         if weights is None and mark is not None and mark > TAIL_AFTER and not finishing:
-            late.append(run.late_line())  # a tail beam's (beams never say lost)
-        elif run.verdict == "lost" and not prefix:
-            break  # the default rows searched the whole tree: no win exists
+            late.append(run.late_line())  # a tail beam's, for the finisher
     assert run is not None  # the first phase always runs: nodes >= 1
     if run.verdict != "won":
         seconds = time.perf_counter() - started
