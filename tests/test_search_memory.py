@@ -209,7 +209,7 @@ def test_a_capped_first_phase_leaves_its_nodes_to_the_tail_beams():
     positions, the last beam's first, with the same cap. The six rows do not
     run a third time: they would stop where they stopped.
     """
-    from spidersolve.search.solver import FINISH, TAIL_AFTER, _phases
+    from spidersolve.search.solver import FINISH, TAIL_AFTER, _finisher_starts, _phases
 
     cap = 40 * 2**20
     game = as_game("pysol:4:1009")
@@ -220,9 +220,7 @@ def test_a_capped_first_phase_leaves_its_nodes_to_the_tail_beams():
     for mark, rows in _phases(10**7, None)[1:]:
         if mark is None:
             break
-        starts = (
-            list(dict.fromkeys(line for line in late[::-1] if line)) if rows == FINISH else [()]
-        )
+        starts = _finisher_starts(late) if rows == FINISH else [()]
         for start in starts:
             if mark - spent < 1:
                 break

@@ -61,17 +61,24 @@ def test_same_input_gives_same_verdict_line_and_nodes():
     assert (first.verdict, first.nodes, first.line) == (second.verdict, second.nodes, second.line)
 
 
+def _assert_budgets_nest(source, after, full, below_spends_all=False):
+    """``full`` (a win in n nodes) is the same win at n and at n + 12,345 nodes, and
+    unknown at n - 1 (having spent all n - 1 nodes, with ``below_spends_all``)."""
+    n = full.nodes
+    exact = solve(source, after=after, nodes=n)
+    below = solve(source, after=after, nodes=n - 1)
+    above = solve(source, after=after, nodes=n + 12_345)
+    assert (exact.verdict, exact.nodes, exact.line) == ("won", n, full.line)
+    assert (above.verdict, above.nodes, above.line) == ("won", n, full.line)
+    assert below.verdict == "unknown"
+    assert below.nodes == n - 1 if below_spends_all else below.nodes <= n - 1
+
+
 @pytest.mark.parametrize("suits,deal", [(1, 2), (2, 4), (4, 1000)])
 def test_budgets_nest_won_at_n_unknown_at_n_minus_one(suits, deal):
     full = solve(_code(suits, deal), nodes=300_000)
     assert full.verdict == "won"
-    n = full.nodes
-    exact = solve(_code(suits, deal), nodes=n)
-    below = solve(_code(suits, deal), nodes=n - 1)
-    above = solve(_code(suits, deal), nodes=n + 12_345)
-    assert (exact.verdict, exact.nodes, exact.line) == ("won", n, full.line)
-    assert (above.verdict, above.nodes, above.line) == ("won", n, full.line)
-    assert below.verdict == "unknown" and below.nodes == n - 1
+    _assert_budgets_nest(_code(suits, deal), "", full, below_spends_all=True)
 
 
 @pytest.mark.parametrize("cut, tail", [(60, 50_000), (60, 10), (40, 50_000)])
@@ -112,12 +119,7 @@ def test_the_phases_of_a_budget_nest(monkeypatch, cut, tail):
     else:
         assert first.verdict == "unknown" and first.nodes == tail and second.verdict == "won"
         assert (n, full.line) == (50 + tail + second.nodes, second.line)
-    exact = solve(code, after=after, nodes=n)
-    below = solve(code, after=after, nodes=n - 1)
-    above = solve(code, after=after, nodes=n + 12_345)
-    assert (exact.verdict, exact.nodes, exact.line) == ("won", n, full.line)
-    assert (above.verdict, above.nodes, above.line) == ("won", n, full.line)
-    assert below.verdict == "unknown" and below.nodes <= n - 1
+    _assert_budgets_nest(code, after, full)
     small = solve(code, after=after, nodes=50)
     assert small == solve(code, after=after, nodes=50, weights="default")
     # unknown after two phases: a hint follows the first phase's best line
@@ -164,13 +166,7 @@ def test_the_finisher_wins_from_a_beams_latest_position(monkeypatch):
             break
     assert (full.nodes, full.line) == (spent, line)
     assert replay(game, full.line).won
-    n = full.nodes
-    exact = solve(code, after=after, nodes=n)
-    below = solve(code, after=after, nodes=n - 1)
-    above = solve(code, after=after, nodes=n + 12_345)
-    assert (exact.verdict, exact.nodes, exact.line) == ("won", n, full.line)
-    assert (above.verdict, above.nodes, above.line) == ("won", n, full.line)
-    assert below.verdict == "unknown" and below.nodes <= n - 1
+    _assert_budgets_nest(code, after, full)
 
 
 def test_shortened_line_still_wins_and_is_shorter():

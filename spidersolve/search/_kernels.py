@@ -87,7 +87,7 @@ RESULT_STOPPED = 7  # STOPPED_BY_FLAG or STOPPED_BY_MEMORY if that ended the sea
 RESULT_BYTES = 8  # bytes the search's arrays held at the end (their capacities)
 RESULT_LEAVES = 9  # positions past the reveal limit: generated and valued, not expanded
 # the entry generated with the fewest deals left, and among those the best value of
-# row 0 (the beams' finisher starts there: solver._finish)
+# row 0 (the finisher starts from a tail beam's: solver._finisher_starts)
 RESULT_LATE_ENTRY = 10
 RESULT_LATE_KEY = 11  # its deals left x LATE_LEVEL + that value
 RESULT_SIZE = 12
@@ -395,12 +395,14 @@ def _expand(
             result[RESULT_LEAVES] += leaf
             for k in range(weights.shape[0]):
                 score = value_of(weights[k], terms)
-                if k == 0 and score < result[RESULT_BEST_VALUE]:
-                    result[RESULT_BEST_ENTRY] = n_entries
-                    result[RESULT_BEST_VALUE] = score
-                if k == 0 and level * LATE_LEVEL + score < result[RESULT_LATE_KEY]:
-                    result[RESULT_LATE_ENTRY] = n_entries
-                    result[RESULT_LATE_KEY] = level * LATE_LEVEL + score
+                if k == 0:
+                    if score < result[RESULT_BEST_VALUE]:
+                        result[RESULT_BEST_ENTRY] = n_entries
+                        result[RESULT_BEST_VALUE] = score
+                    late = level * LATE_LEVEL + score
+                    if late < result[RESULT_LATE_KEY]:
+                        result[RESULT_LATE_ENTRY] = n_entries
+                        result[RESULT_LATE_KEY] = late
                 if leaf:
                     continue
                 h = DEAL_LEVELS * k + level

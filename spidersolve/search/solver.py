@@ -352,6 +352,12 @@ def _phases(nodes: int, weights) -> list[tuple[int | None, object]]:
     return [(TAIL_AFTER, None), *zip(marks, TAIL_BEAMS), (end, FINISH), (None, None)]
 
 
+def _finisher_starts(late: list) -> list:
+    """Where the finisher starts: each tail beam's latest line (``_Search.late_line``,
+    in the order the beams ran), the last beam's first, once each, none empty."""
+    return list(dict.fromkeys(line for line in late[::-1] if line))
+
+
 def _solve_game(game: Game, nodes: int, weights=None, shorten=False, memory=None):
     """solve() on a Game: the result and the search run (None for a won game).
 
@@ -374,8 +380,7 @@ def _solve_game(game: Game, nodes: int, weights=None, shorten=False, memory=None
         ):
             break  # the default rows again would stop where they stopped first
         finishing = weights is None and rows == FINISH
-        # the finisher starts from each beam's latest position, the last beam's first
-        starts = list(dict.fromkeys(line for line in late[::-1] if line)) if finishing else [()]
+        starts = _finisher_starts(late) if finishing else [()]
         ran = False
         for start in starts:
             budget = (nodes if mark is None else min(mark, nodes)) - spent
@@ -401,8 +406,8 @@ def _solve_game(game: Game, nodes: int, weights=None, shorten=False, memory=None
             # a search from the game itself walked the whole tree (the default rows,
             # or a beam that dropped nothing): no win exists
             break
-        if weights is None and mark is not None and mark > TAIL_AFTER and not finishing:
-            late.append(run.late_line())  # a tail beam's, for the finisher
+        if weights is None and rows is not None and not finishing:  # a tail beam
+            late.append(run.late_line())
     assert run is not None  # the first phase always runs: nodes >= 1
     if run.verdict != "won":
         seconds = time.perf_counter() - started
