@@ -98,7 +98,13 @@ def main(argv=None):
             for row in rows:
                 f.write(",".join("" if x is None else str(x) for x in row) + "\n")
     from spidersolve.search.heuristic import TAIL_BEAMS, weight_rows
-    from spidersolve.search.solver import FINISH_NODES, TAIL_AFTER, TAIL_NODES
+    from spidersolve.search.solver import (
+        BACK_DEALS,
+        BACK_NODES,
+        FINISH_NODES,
+        TAIL_AFTER,
+        TAIL_NODES,
+    )
 
     named = (
         f"{len(deals)} listed deals"
@@ -109,7 +115,8 @@ def main(argv=None):
     if weights is None and args.nodes > TAIL_AFTER:  # the default's phases (solver._phases)
         beams = ", ".join(str(list(beam)) for beam in TAIL_BEAMS)
         tail = (
-            f" for {TAIL_AFTER:,} nodes, then {TAIL_NODES:,} for each tail beam: {beams}"
+            f" for {TAIL_AFTER:,} nodes, then {BACK_NODES:,} for each of {BACK_DEALS} back"
+            f" beams, {TAIL_NODES:,} for each tail beam: {beams}"
             f" (the last {FINISH_NODES:,} to the finisher)"
         )
     print(

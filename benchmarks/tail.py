@@ -43,6 +43,9 @@ KEYS = ["source", "suits", "rules"]
 # a deal the six rows won within them is won by the default with the same line and nodes
 # (checked on 38 such deals of 1001..32000, docs/benchmarks.md); every other deal must
 # be among the deals solved again.
+# Where the tail phase started before the back beams (2026-12-06): a pair of TAIL_PAIRS
+# with no fourth item was solved with it; the later ones name their own.
+EARLIER_TAIL_AFTER = 500_000
 TAIL_PAIRS = [
     ("pysol-s1", ["pysol-s1-tail"], "the tail phase"),
     ("pysol-s2", ["pysol-s2-tail"], "the tail phase"),
@@ -75,6 +78,12 @@ TAIL_PAIRS = [
         ],
         "the finisher (2026-12-06)",
     ),
+    # The back beams (2026-12-06): the tail phase starts at TAIL_AFTER = 450,000 nodes and
+    # every later phase changed, so pysol-s4-back holds the 41 deals of 1..1000 the six rows
+    # did not win within it, and pysol-s4-back32k those of 1001..32000
+    # (pysol-s4-back-deals.txt)
+    ("pysol-s4-tail", ["pysol-s4-back"], "the back beams (2026-12-06)", TAIL_AFTER),
+    ("pysol-s4", ["pysol-s4-back", "pysol-s4-back32k"], "the back beams (2026-12-06)", TAIL_AFTER),
 ]
 
 PUBLISHED = [
@@ -155,13 +164,14 @@ def _default_rows(frame):
     return rows.drop_duplicates("code", keep="last").set_index("code")
 
 
-def with_tail(six, tails) -> tuple[dict, object, int]:
+def with_tail(six, tails, after: int = TAIL_AFTER) -> tuple[dict, object, int]:
     """The default with its tail phase over every deal of ``six`` (rows solved before the
     phase): (counts, the rows of ``tails`` that solved its deals again, the number of
     deals that should have been solved again and were not).
 
     A deal of ``tails`` takes its verdict from there; a deal ``six`` won within
-    ``TAIL_AFTER`` nodes keeps it; any other deal is missing, and left out of the counts.
+    ``after`` nodes (where that tail phase starts) keeps it; any other deal is missing,
+    and left out of the counts.
     """
     before, again = _default_rows(six), _default_rows(tails)
     verdicts = []
@@ -169,7 +179,7 @@ def with_tail(six, tails) -> tuple[dict, object, int]:
     for code, row in before.iterrows():
         if code in again.index:
             verdicts.append(again.at[code, "verdict"])
-        elif row["verdict"] == "won" and row["nodes"] <= TAIL_AFTER:
+        elif row["verdict"] == "won" and row["nodes"] <= after:
             verdicts.append("won")
         else:
             missing += 1
@@ -180,7 +190,8 @@ def with_tail(six, tails) -> tuple[dict, object, int]:
 def tail_lines(root: Path) -> list[str]:
     """The lines of ``TAIL_PAIRS`` whose folders are all under ``root``."""
     lines = []
-    for six_name, tail_names, label in TAIL_PAIRS:
+    for six_name, tail_names, label, *start in TAIL_PAIRS:
+        after = start[0] if start else EARLIER_TAIL_AFTER
         folders = [root / six_name] + [root / t for t in tail_names]
         if not all(f.is_dir() for f in folders):
             continue
@@ -188,11 +199,11 @@ def tail_lines(root: Path) -> list[str]:
         tails = pd.concat([load_results(f) for f in folders[1:]], ignore_index=True)
         tails = tails[tails["player"] == "solver"]
         for key, rows in six[six["player"] == "solver"].groupby(KEYS, sort=True):
-            c, again, missing = with_tail(rows, tails)
+            c, again, missing = with_tail(rows, tails, after)
             lines.append(
                 f"{six_name} with {label}: {key[0]}, {key[1]} suit(s), {key[2]}: "
                 f"{c['deals']:,} deals ({len(again):,} solved again in {', '.join(tail_names)}, "
-                f"{cpu_hours(again)}; the rest won by the six rows within {TAIL_AFTER:,} "
+                f"{cpu_hours(again)}; the rest won by the six rows within {after:,} "
                 "nodes" + (f"; {missing:,} not solved again yet, left out)" if missing else ")")
             )
             lines.append(_line(f"at {DEFAULT_NODES:,} nodes", c))

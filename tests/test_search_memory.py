@@ -204,35 +204,50 @@ def test_solve_search_memory_refusals_are_one_line(extra, message):
 def test_a_capped_first_phase_leaves_its_nodes_to_the_tail_beams():
     """Past TAIL_AFTER, a cap that stops the default rows hands the rest to the beams.
 
-    Each beam runs to its mark (``solver._phases``), so the first gets what
-    the six rows left too; the finisher then searches from the beams' latest
+    Each beam runs to its mark (``solver._phases``), so the first back beam
+    (from the capped rows' latest position) gets what the six rows left too;
+    then the beams from the deal; the finisher then searches from the beams' latest
     positions, the last beam's first, with the same cap. The six rows do not
     run a third time: they would stop where they stopped.
     """
-    from spidersolve.search.solver import FINISH, TAIL_AFTER, _finisher_starts, _phases
+    from spidersolve.search.heuristic import TAIL_BEAMS
+    from spidersolve.search.solver import (
+        BACK,
+        BACK_DEALS,
+        FINISH,
+        TAIL_AFTER,
+        _back_starts,
+        _finisher_starts,
+        _phases,
+    )
 
     cap = 40 * 2**20
     game = as_game("pysol:4:1009")
     first = _Search(game, TAIL_AFTER, None, cap)
     assert first.memory_full and first.nodes < TAIL_AFTER
+    back = _back_starts(first.late_line(), BACK_DEALS)
+    assert back  # the back beams run too, from the capped rows' latest line
     spent = first.nodes
     late = []
     for mark, rows in _phases(10**7, None)[1:]:
         if mark is None:
             break
-        starts = _finisher_starts(late) if rows == FINISH else [()]
+        if rows == BACK:
+            starts, back = back[:1], back[1:]
+        else:
+            starts = _finisher_starts(late) if rows == FINISH else [()]
         for start in starts:
             if mark - spent < 1:
                 break
             run = _Search(
                 replay(game, start) if start else game,
                 mark - spent,
-                None if rows == FINISH else rows,
+                None if rows == FINISH else TAIL_BEAMS[-1] if rows == BACK else rows,
                 cap,
             )
             spent += run.nodes
             assert run.verdict != "won"
-            if rows != FINISH:
+            if rows not in (FINISH, BACK):
                 late.append(run.late_line())
     result = solve(game, nodes=10**7, memory=cap)
     assert result.verdict == "unknown" and result.memory_full

@@ -105,6 +105,7 @@ def test_the_phases_of_a_budget_nest(monkeypatch, cut, tail):
     monkeypatch.setattr(solver, "TAIL_NODES", tail)
     monkeypatch.setattr(solver, "TAIL_BEAMS", beams)
     monkeypatch.setattr(solver, "FINISH_NODES", 0)  # no finisher: the next test has one
+    monkeypatch.setattr(solver, "BACK_NODES", 0)  # no back beams: a test below has them
     alone = solve(code, after=after, nodes=100_000, weights="default")  # the default rows alone
     full = solve(code, after=after, nodes=100_000)
     assert alone.verdict == full.verdict == "won" and alone.nodes > 50
@@ -150,6 +151,7 @@ def test_the_finisher_wins_from_a_beams_latest_position(monkeypatch):
     monkeypatch.setattr(solver, "TAIL_NODES", 500)
     monkeypatch.setattr(solver, "FINISH_NODES", 300)
     monkeypatch.setattr(solver, "TAIL_BEAMS", beams)
+    monkeypatch.setattr(solver, "BACK_NODES", 0)  # no back beams: the next test has them
     full = solve(code, after=after, nodes=1_050)
     assert full.verdict == "won" and 750 < full.nodes <= 1_050  # after both beams' marks
     game = as_game(code, after)
@@ -167,6 +169,50 @@ def test_the_finisher_wins_from_a_beams_latest_position(monkeypatch):
     assert (full.nodes, full.line) == (spent, line)
     assert replay(game, full.line).won
     _assert_budgets_nest(code, after, full)
+
+
+def test_a_back_beam_wins_from_the_rows_latest_line_cut_before_a_deal(monkeypatch):
+    """After the default rows, the back beams: the second tail beam from the rows'
+    latest position's line cut before its last deal, then before the one before.
+
+    Small phases again, on a two-suit deal 30 actions in, and a narrow beam
+    of this test's own: from the game it does not win in 5,000 nodes; from
+    the first cut it ends early without a win, leaving its nodes to the
+    second, which wins. The line is the rows' line to the cut and then the
+    beam's, replayed to a win, and budgets nest.
+    """
+    from spidersolve.search import solver
+    from spidersolve.search.heuristic import Weights
+    from spidersolve.search.solver import _back_starts, _Search
+
+    narrow = Weights(face_down=5, breaks=5, mixed=5, empty=10, removed=10, spare=50, width=20)
+    code = _code(2, 4)
+    after = line_text(solve(code, nodes=10_000).line[:30])
+    monkeypatch.setattr(solver, "TAIL_AFTER", 50)
+    monkeypatch.setattr(solver, "BACK_NODES", 5_000)
+    monkeypatch.setattr(solver, "TAIL_NODES", 5_000)
+    monkeypatch.setattr(solver, "FINISH_NODES", 0)
+    monkeypatch.setattr(solver, "TAIL_BEAMS", (narrow, narrow))
+    game = as_game(code, after)
+    assert _Search(game, 5_000, narrow).verdict == "unknown"
+    rows = _Search(game, 50)
+    assert rows.verdict == "unknown"
+    starts = _back_starts(rows.late_line(), 2)
+    assert len(starts) == 2 and len(starts[0]) > len(starts[1]) > 0
+    late = rows.late_line()
+    assert all(start == late[: len(start)] and late[len(start)].is_deal for start in starts)
+    first = _Search(replay(game, starts[0]), 10_000, narrow)
+    assert first.verdict == "unknown" and first.nodes < 5_000  # out of positions
+    second = _Search(replay(game, starts[1]), 10_000 - first.nodes, narrow)
+    assert second.verdict == "won"
+    full = solve(game, nodes=20_000)
+    assert full.verdict == "won" and full.nodes == 50 + first.nodes + second.nodes
+    assert full.line == starts[1] + second.winning_line()
+    assert replay(game, full.line).won
+    _assert_budgets_nest(code, after, full)
+    # without back beams the same budget does not win
+    monkeypatch.setattr(solver, "BACK_NODES", 0)
+    assert solve(game, nodes=full.nodes).verdict == "unknown"
 
 
 def test_shortened_line_still_wins_and_is_shorter():
@@ -448,6 +494,7 @@ def test_a_tail_beam_that_proves_the_deal_lost_ends_the_solve(monkeypatch):
     monkeypatch.setattr(solver, "TAIL_AFTER", 50)
     monkeypatch.setattr(solver, "TAIL_NODES", 500)
     monkeypatch.setattr(solver, "FINISH_NODES", 300)
+    monkeypatch.setattr(solver, "BACK_NODES", 100)
     code = _code(4, 783)
     assert solve(code, after=LOST_AFTER_783, nodes=50).verdict == "unknown"
     assert solve(code, after=LOST_AFTER_783, nodes=193).verdict == "unknown"

@@ -159,7 +159,9 @@ KP_BEAM_5000 = KP_BEAM_300.replace(width=5000)
 # level on the training deals (1,989 of PySolFC four suits 6401..8400),
 # ahead on held-out ones (8401..9422 1,012 -> 1,017, 10401..12400 1,984 ->
 # 1,991; 17 deals won only with them, 5 only without), and the first
-# 500,000 nodes, where most deals are won, do not pay for them.
+# 500,000 nodes, where most deals are won, do not pay for them. Since
+# 2026-12-06 the second also runs first as the back beams, from the six
+# rows' latest position cut before its last deals (``solver.BACK_NODES``).
 TAIL_BEAM = Weights(
     face_down=5, breaks=5, mixed=5, empty=10, removed=10, spare=50, width=250, noise=2
 )

@@ -263,11 +263,15 @@ def solve(
         A line played from the source first, like ``"1>8 deal"``.
     weights : None, Weights, str or a sequence of them
         The heuristics. ``None``, the default: ``heuristic.DEFAULT_WEIGHTS``
-        for the first 500,000 nodes, then, for a deal still unknown, each
-        beam of ``heuristic.TAIL_BEAMS`` alone for 250,000 more, in turn,
-        the last 5,000 of them going to the default rows from the positions
-        the beams reached with the fewest deals left (the finisher), then
-        the default rows again with what is left (``_phases``).
+        for the first 450,000 nodes, then, for a deal still unknown, the
+        back beams (the last beam of ``heuristic.TAIL_BEAMS`` for 50,000
+        nodes from the rows' latest position cut before its last deal, then
+        for 50,000 from it cut before the one before), then each beam of
+        ``heuristic.TAIL_BEAMS`` alone from the start for 225,000 more, in
+        turn, the last 5,000 of them going to the default rows from the
+        positions those beams reached with the fewest deals left (the
+        finisher), then the default rows again with what is left
+        (``_phases``).
         Otherwise one search with those rows: named configurations
         (``heuristic.PRESETS``, where ``"default"`` is the six rows alone);
         see ``heuristic.weight_rows``.
@@ -300,18 +304,24 @@ def solve(
 
 # The default configuration's budget in phases (docs/solver.md): its first
 # TAIL_AFTER nodes go to the default rows; a deal they leave unknown gets
-# TAIL_NODES more from each beam of ``heuristic.TAIL_BEAMS`` alone, in turn
-# (two beams ranked as KPatience ranks, their ties drawn two ways), the last
-# FINISH_NODES of them going to the *finisher*: the default rows from the
-# position each beam reached with the fewest deals left (the best of those
-# by its value), the last beam's first; what is left of the budget, if more
-# than TAIL_AFTER, goes to the default rows again, from the start. Chosen on
-# training deals PySolFC four suits 6401..8400, checked on 8401..10400,
-# 10401..14400 and 14401..18400 (docs/tuning.md).
-TAIL_AFTER = 500_000
-TAIL_NODES = 250_000
+# BACK_NODES from the *back beams*: the second beam of ``heuristic.TAIL_BEAMS``
+# from the position the rows reached with the fewest deals left, its line cut
+# before its last deal, then before the one before (BACK_DEALS starts); then
+# TAIL_NODES from each beam of ``heuristic.TAIL_BEAMS`` alone from the deal, in
+# turn (two beams ranked as KPatience ranks, their ties drawn two ways), the
+# last FINISH_NODES of them going to the *finisher*: the default rows from the
+# position each of those beams reached with the fewest deals left (the best of
+# those by its value), the last beam's first; what is left of the budget, if
+# more than TAIL_AFTER, goes to the default rows again, from the start. Chosen
+# on training deals PySolFC four suits 6401..8400, checked on 8401..14400 and
+# 14401..18400 (docs/tuning.md).
+TAIL_AFTER = 450_000
+BACK_NODES = 50_000
+BACK_DEALS = 2
+TAIL_NODES = 225_000
 FINISH_NODES = 5_000
 FINISH = "finish"  # the finisher's phase (``_phases``)
+BACK = "back"  # a back beam's phase (``_phases``)
 
 
 def _phases(nodes: int, weights) -> list[tuple[int | None, object]]:
@@ -321,35 +331,56 @@ def _phases(nodes: int, weights) -> list[tuple[int | None, object]]:
     reach its mark (or the budget). ``None``: what the searches before it
     left of the budget, if more than ``TAIL_AFTER`` and the first phase was
     not stopped by the memory cap (else the default rows again could win
-    nothing the first phase did not). ``FINISH``: the finisher, the default
-    rows from each tail beam's latest position (``_Search.late_line``), the
-    last beam's first, each with what the searches before it left up to the
-    mark. So a search that stops early, at the memory cap too, leaves its
-    nodes to the next, and budgets nest: a deal won with n nodes in all is
-    won with the same line at every budget >= n. A solve can so end
-    ``unknown`` below its node limit without a memory cap: when the
+    nothing the first phase did not). ``BACK``: a back beam, the second tail
+    beam from the first phase's latest position (``_Search.late_line``), the
+    line to it cut before its last deal, then (the next ``BACK``) before the
+    one before (``_back_starts``). ``FINISH``: the finisher, the default
+    rows from each tail beam's latest position, the last beam's first, each
+    with what the searches before it left up to the mark. So a search that
+    stops early, at the memory cap too, or a phase with no position to start
+    from, leaves its nodes to the next, and budgets nest: a deal won with n
+    nodes in all is won with the same line at every budget >= n. A solve can
+    so end ``unknown`` below its node limit without a memory cap: when the
     finisher's searches end without a win (or it has no position to start
-    from), or with a limit up to
-    2 x ``TAIL_AFTER`` + ``TAIL_NODES`` x the number of beams.
+    from), or with a limit up to 2 x ``TAIL_AFTER`` + ``BACK_DEALS`` x
+    ``BACK_NODES`` + ``TAIL_NODES`` x the number of beams.
 
-    >>> end = TAIL_AFTER + 2 * TAIL_NODES
+    >>> back = TAIL_AFTER + BACK_DEALS * BACK_NODES
+    >>> end = back + 2 * TAIL_NODES
     >>> _phases(1_000_000, None) == [
     ...     (TAIL_AFTER, None),
-    ...     (TAIL_AFTER + TAIL_NODES, TAIL_BEAMS[0]),
+    ...     (TAIL_AFTER + BACK_NODES, BACK),
+    ...     (back, BACK),
+    ...     (back + TAIL_NODES, TAIL_BEAMS[0]),
     ...     (end - FINISH_NODES, TAIL_BEAMS[1]),
     ...     (end, FINISH),
     ...     (None, None),
-    ... ]
+    ... ] and end == 1_000_000
     True
     >>> _phases(300_000, None), _phases(10**7, "plain")
     ([(300000, None)], [(10000000, 'plain')])
     """
     if weights is not None or nodes <= TAIL_AFTER:
         return [(nodes, weights)]
-    marks = [TAIL_AFTER + TAIL_NODES * (k + 1) for k in range(len(TAIL_BEAMS))]
+    backs = [(TAIL_AFTER + BACK_NODES * (k + 1), BACK) for k in range(BACK_DEALS)]
+    start = TAIL_AFTER + BACK_NODES * BACK_DEALS
+    marks = [start + TAIL_NODES * (k + 1) for k in range(len(TAIL_BEAMS))]
     end = marks[-1]
     marks[-1] -= FINISH_NODES
-    return [(TAIL_AFTER, None), *zip(marks, TAIL_BEAMS), (end, FINISH), (None, None)]
+    return [(TAIL_AFTER, None), *backs, *zip(marks, TAIL_BEAMS), (end, FINISH), (None, None)]
+
+
+def _back_starts(line: tuple, count: int) -> list[tuple]:
+    """Where the back beams start: ``line`` cut before its last deal, then before the
+    one before, and so on, ``count`` cuts at most, once each, none empty.
+
+    >>> from spidersolve.state.actions import parse_line
+    >>> line = parse_line("1>2 deal 3>4 5>6 deal 7>8")
+    >>> [" ".join(map(str, s)) for s in _back_starts(line, 3)]
+    ['1>2 deal 3>4 5>6', '1>2']
+    """
+    deals = [k for k, action in enumerate(line) if action.is_deal]
+    return list(dict.fromkeys(tuple(line[:k]) for k in deals[::-1][:count] if k > 0))
 
 
 def _finisher_starts(late: list) -> list:
@@ -373,6 +404,7 @@ def _solve_game(game: Game, nodes: int, weights=None, shorten=False, memory=None
     first: _Search | None = None
     run: _Search | None = None
     late: list[tuple[Action, ...]] = []  # each tail beam's latest position, for the finisher
+    back: list[tuple[Action, ...]] = []  # the back beams' starts (_back_starts)
     prefix: tuple[Action, ...] = ()  # the line from ``game`` to where ``run`` started
     for mark, rows in _phases(nodes, weights):
         if mark is None and (
@@ -380,7 +412,14 @@ def _solve_game(game: Game, nodes: int, weights=None, shorten=False, memory=None
         ):
             break  # the default rows again would stop where they stopped first
         finishing = weights is None and rows == FINISH
-        starts = _finisher_starts(late) if finishing else [()]
+        backing = weights is None and rows == BACK
+        if finishing:
+            starts = _finisher_starts(late)
+        elif backing:
+            starts = back[:1]  # this back beam's start, if the rows' line has one left
+            back = back[1:]
+        else:
+            starts = [()]
         ran = False
         for start in starts:
             budget = (nodes if mark is None else min(mark, nodes)) - spent
@@ -389,12 +428,14 @@ def _solve_game(game: Game, nodes: int, weights=None, shorten=False, memory=None
             if run is not None:
                 run.release()  # its arrays, before the next search takes its own
             prefix = start
-            run = _Search(
-                replay(game, start) if start else game, budget, None if finishing else rows, memory
-            )
+            weights_now = None if finishing else TAIL_BEAMS[-1] if backing else rows
+            run = _Search(replay(game, start) if start else game, budget, weights_now, memory)
             spent += run.nodes
             full = full or run.memory_full
-            first = first or run
+            if first is None:
+                first = run
+                if weights is None and run.verdict == "unknown" and nodes > TAIL_AFTER:
+                    back = _back_starts(run.late_line(), BACK_DEALS)
             ran = True
             if run.verdict == "won":
                 break
@@ -406,7 +447,7 @@ def _solve_game(game: Game, nodes: int, weights=None, shorten=False, memory=None
             # a search from the game itself walked the whole tree (the default rows,
             # or a beam that dropped nothing): no win exists
             break
-        if weights is None and rows is not None and not finishing:  # a tail beam
+        if weights is None and rows is not None and not (finishing or backing):  # a tail beam
             late.append(run.late_line())
     assert run is not None  # the first phase always runs: nodes >= 1
     if run.verdict != "won":
