@@ -39,7 +39,8 @@ KEYS = ["source", "suits", "rules"]
 
 # A set solved before a tail phase (the six rows alone, or the default before its beams took
 # macro moves), and the sets that solved its deals again with the default's tail phase
-# (docs/solver.md). The tail phase starts after TAIL_AFTER nodes, so
+# (docs/solver.md). The tail phase starts after TAIL_AFTER nodes (EARLIER_TAIL_AFTER
+# before the back beams), so
 # a deal the six rows won within them is won by the default with the same line and nodes
 # (checked on 38 such deals of 1001..32000, docs/benchmarks.md); every other deal must
 # be among the deals solved again.
@@ -55,8 +56,8 @@ TAIL_PAIRS = [
         "the tail phase before macro moves (2026-12-05)",
     ),
     # The tail beams with macro moves (2026-12-06): pysol-s4-tail-macro holds the deals of
-    # 1..1000 the six rows did not win within TAIL_AFTER (as pysol-s4-tail did not: its
-    # first TAIL_AFTER nodes are the six rows'), pysol-s4-tail32k-macro those of 1001..32000
+    # 1..1000 the six rows did not win within 500,000 nodes (as pysol-s4-tail did not: its
+    # first 500,000 nodes are the six rows'), pysol-s4-tail32k-macro those of 1001..32000
     ("pysol-s4-tail", ["pysol-s4-tail-macro"], "the macro tail phase (2026-12-06)"),
     (
         "pysol-s4",

@@ -252,3 +252,34 @@ def test_a_capped_first_phase_leaves_its_nodes_to_the_tail_beams():
     result = solve(game, nodes=10**7, memory=cap)
     assert result.verdict == "unknown" and result.memory_full
     assert result.nodes == spent > first.nodes
+
+
+def test_budgets_nest_under_a_cap_that_stops_the_first_phase(monkeypatch):
+    """A cap that stops the default rows early hands the rest to the phases after them at
+    every limit, even one below ``TAIL_AFTER``: a deal won in n nodes in all under the
+    cap is won with the same line at n and above, and unknown at n - 1.
+
+    Small phases and a narrow beam of the test's own (as in test_solver.py), a
+    two-suit deal 30 actions in: the rows stop at the 12 MB cap, the back beams win.
+    """
+    from spidersolve.search import solver
+    from spidersolve.search.heuristic import Weights
+    from spidersolve.state import GameCode, line_text
+
+    narrow = Weights(face_down=5, breaks=5, mixed=5, empty=10, removed=10, spare=50, width=20)
+    code = GameCode(2, "classic", 4).position()
+    game = as_game(code, line_text(solve(code, nodes=10_000).line[:30]))
+    for name, value in (("TAIL_AFTER", 5_000), ("BACK_NODES", 5_000), ("TAIL_NODES", 5_000)):
+        monkeypatch.setattr(solver, name, value)
+    monkeypatch.setattr(solver, "FINISH_NODES", 0)
+    monkeypatch.setattr(solver, "TAIL_BEAMS", (narrow, narrow))
+    cap = 12 * 2**20
+    rows = _Search(game, 5_000, None, cap)
+    assert rows.memory_full and rows.nodes < 5_000
+    full = solve(game, nodes=30_000, memory=cap)
+    assert full.verdict == "won" and rows.nodes < full.nodes < 5_000
+    for limit in (full.nodes, full.nodes + 1, 5_000, 30_000):
+        again = solve(game, nodes=limit, memory=cap)
+        assert (again.verdict, again.nodes, again.line) == ("won", full.nodes, full.line)
+    below = solve(game, nodes=full.nodes - 1, memory=cap)
+    assert below.verdict == "unknown" and below.nodes == full.nodes - 1

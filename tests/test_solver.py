@@ -85,7 +85,7 @@ def test_budgets_nest_won_at_n_unknown_at_n_minus_one(suits, deal):
 def test_the_phases_of_a_budget_nest(monkeypatch, cut, tail):
     """The default's first TAIL_AFTER nodes, then the tail beams, then the default again.
 
-    Small phases (the real ones are 500,000 and 250,000 nodes) and two
+    Small phases (the real ones are 450,000, 50,000 and 225,000 nodes) and two
     beams of this test's own (not the default's, so that the cases below
     hold whatever the default's beams are), from ``cut`` actions into a
     one-suit deal: from 60,

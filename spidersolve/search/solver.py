@@ -357,10 +357,17 @@ def _phases(nodes: int, weights) -> list[tuple[int | None, object]]:
     ...     (None, None),
     ... ] and end == 1_000_000
     True
-    >>> _phases(300_000, None), _phases(10**7, "plain")
-    ([(300000, None)], [(10000000, 'plain')])
+
+    The phases are the same for every limit (only where each stops
+    depends on it): below ``TAIL_AFTER`` the default rows take the whole
+    limit unless the memory cap stops them first, and then the phases after
+    them get the rest, as at every larger limit, so budgets nest under a
+    cap too.
+
+    >>> _phases(300_000, None) == _phases(1_000_000, None), _phases(10**7, "plain")
+    (True, [(10000000, 'plain')])
     """
-    if weights is not None or nodes <= TAIL_AFTER:
+    if weights is not None:
         return [(nodes, weights)]
     backs = [(TAIL_AFTER + BACK_NODES * (k + 1), BACK) for k in range(BACK_DEALS)]
     start = TAIL_AFTER + BACK_NODES * BACK_DEALS
@@ -434,7 +441,7 @@ def _solve_game(game: Game, nodes: int, weights=None, shorten=False, memory=None
             full = full or run.memory_full
             if first is None:
                 first = run
-                if weights is None and run.verdict == "unknown" and nodes > TAIL_AFTER:
+                if weights is None and run.verdict == "unknown" and run.nodes < nodes:
                     back = _back_starts(run.late_line(), BACK_DEALS)
             ran = True
             if run.verdict == "won":
