@@ -39,36 +39,40 @@ KEYS = ["source", "suits", "rules"]
 
 # A set solved before a tail phase (the six rows alone, or the default before its beams took
 # macro moves), and the sets that solved its deals again with the default's tail phase
-# (docs/solver.md). The tail phase starts after TAIL_AFTER nodes (EARLIER_TAIL_AFTER
-# before the back beams), so
-# a deal the six rows won within them is won by the default with the same line and nodes
-# (checked on 38 such deals of 1001..32000, docs/benchmarks.md); every other deal must
-# be among the deals solved again.
-# Where the tail phase started before the back beams (2026-12-06): a pair of TAIL_PAIRS
-# with no fourth item was solved with it; the later ones name their own.
+# (docs/solver.md), and the node where that tail phase starts: a deal the six rows won
+# within it is won by the default with the same line and nodes (checked on 38 such deals
+# of 1001..32000, docs/benchmarks.md); every other deal must be among the deals solved
+# again. EARLIER_TAIL_AFTER: where it started before the back beams (2026-12-06).
 EARLIER_TAIL_AFTER = 500_000
 TAIL_PAIRS = [
-    ("pysol-s1", ["pysol-s1-tail"], "the tail phase"),
-    ("pysol-s2", ["pysol-s2-tail"], "the tail phase"),
+    ("pysol-s1", ["pysol-s1-tail"], "the tail phase", EARLIER_TAIL_AFTER),
+    ("pysol-s2", ["pysol-s2-tail"], "the tail phase", EARLIER_TAIL_AFTER),
     (
         "pysol-s4",
         ["pysol-s4-tail", "pysol-s4-tail32k"],
         "the tail phase before macro moves (2026-12-05)",
+        EARLIER_TAIL_AFTER,
     ),
     # The tail beams with macro moves (2026-12-06): pysol-s4-tail-macro holds the deals of
     # 1..1000 the six rows did not win within 500,000 nodes (as pysol-s4-tail did not: its
     # first 500,000 nodes are the six rows'), pysol-s4-tail32k-macro those of 1001..32000
-    ("pysol-s4-tail", ["pysol-s4-tail-macro"], "the macro tail phase (2026-12-06)"),
+    (
+        "pysol-s4-tail",
+        ["pysol-s4-tail-macro"],
+        "the macro tail phase (2026-12-06)",
+        EARLIER_TAIL_AFTER,
+    ),
     (
         "pysol-s4",
         ["pysol-s4-tail-macro", "pysol-s4-tail32k-macro"],
         "the macro tail phase (2026-12-06)",
+        EARLIER_TAIL_AFTER,
     ),
     # The finisher (2026-12-06): only a deal that reaches the second beam's mark (995,000
     # nodes) can change, so pysol-s4-tail-finish holds the 39 tail deals of 1..1000 again
     # and pysol-s4-tail32k-finish the deals of 1001..32000 the macro tail phase left
     # unknown or won after that mark; the later sets' rows stand for the earlier ones
-    ("pysol-s4-tail", ["pysol-s4-tail-finish"], "the finisher (2026-12-06)"),
+    ("pysol-s4-tail", ["pysol-s4-tail-finish"], "the finisher (2026-12-06)", EARLIER_TAIL_AFTER),
     (
         "pysol-s4",
         [
@@ -78,6 +82,7 @@ TAIL_PAIRS = [
             "pysol-s4-tail32k-finish",
         ],
         "the finisher (2026-12-06)",
+        EARLIER_TAIL_AFTER,
     ),
     # The back beams (2026-12-06): the tail phase starts at TAIL_AFTER = 450,000 nodes and
     # every later phase changed, so pysol-s4-back holds the 41 deals of 1..1000 the six rows
@@ -191,8 +196,7 @@ def with_tail(six, tails, after: int = TAIL_AFTER) -> tuple[dict, object, int]:
 def tail_lines(root: Path) -> list[str]:
     """The lines of ``TAIL_PAIRS`` whose folders are all under ``root``."""
     lines = []
-    for six_name, tail_names, label, *start in TAIL_PAIRS:
-        after = start[0] if start else EARLIER_TAIL_AFTER
+    for six_name, tail_names, label, after in TAIL_PAIRS:
         folders = [root / six_name] + [root / t for t in tail_names]
         if not all(f.is_dir() for f in folders):
             continue

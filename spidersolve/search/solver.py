@@ -459,7 +459,8 @@ def _solve_game(game: Game, nodes: int, weights=None, shorten=False, memory=None
     assert run is not None  # the first phase always runs: nodes >= 1
     if run.verdict != "won":
         seconds = time.perf_counter() - started
-        # a finisher's lost is its start's, not the deal's
+        # a lost from a start (a back beam's, the finisher's) is that position's,
+        # not the deal's
         verdict = Verdict.UNKNOWN if prefix else run.verdict
         return SolveResult(verdict, spent, seconds, memory_full=full), first
     line = prefix + run.winning_line()
