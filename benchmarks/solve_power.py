@@ -101,6 +101,7 @@ def main(argv=None):
     from spidersolve.search.solver import (
         BACK_DEALS,
         BACK_NODES,
+        BEAM_BACK_DEALS,
         FINISH_NODES,
         TAIL_AFTER,
         TAIL_NODES,
@@ -116,8 +117,8 @@ def main(argv=None):
         beams = ", ".join(str(list(beam)) for beam in TAIL_BEAMS)
         tail = (
             f" for {TAIL_AFTER:,} nodes, then {BACK_NODES:,} for each of {BACK_DEALS} back"
-            f" beams, {TAIL_NODES:,} for each tail beam: {beams}"
-            f" (the last {FINISH_NODES:,} to the finisher)"
+            f" beams, {TAIL_NODES:,} for each tail beam and {BACK_NODES:,} for each of its"
+            f" {BEAM_BACK_DEALS} back beams: {beams}, {FINISH_NODES:,} for the finisher"
         )
     print(
         f"solve_power: {named}, node limit "

@@ -90,6 +90,9 @@ TAIL_PAIRS = [
     # (pysol-s4-back-deals.txt)
     ("pysol-s4-tail", ["pysol-s4-back"], "the back beams (2026-12-06)", TAIL_AFTER),
     ("pysol-s4", ["pysol-s4-back", "pysol-s4-back32k"], "the back beams (2026-12-06)", TAIL_AFTER),
+    # Back beams after each tail beam too (2026-12-06): the same deals again
+    # (pysol-s4-beamback, pysol-s4-beamback32k)
+    ("pysol-s4-tail", ["pysol-s4-beamback"], "the tail beams' back beams (2026-12-06)", TAIL_AFTER),
 ]
 
 PUBLISHED = [

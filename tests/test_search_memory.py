@@ -206,7 +206,8 @@ def test_a_capped_first_phase_leaves_its_nodes_to_the_tail_beams():
 
     Each beam runs to its mark (``solver._phases``), so the first back beam
     (from the capped rows' latest position) gets what the six rows left too;
-    then the beams from the deal; the finisher then searches from the beams' latest
+    then the beams from the deal, each followed by its own back beams (from its
+    latest position); the finisher then searches from the beams' latest
     positions, the last beam's first, with the same cap. The six rows do not
     run a third time: they would stop where they stopped.
     """
@@ -214,6 +215,7 @@ def test_a_capped_first_phase_leaves_its_nodes_to_the_tail_beams():
     from spidersolve.search.solver import (
         BACK,
         BACK_DEALS,
+        BEAM_BACK_DEALS,
         FINISH,
         TAIL_AFTER,
         _back_starts,
@@ -249,6 +251,7 @@ def test_a_capped_first_phase_leaves_its_nodes_to_the_tail_beams():
             assert run.verdict != "won"
             if rows not in (FINISH, BACK):
                 late.append(run.late_line())
+                back = _back_starts(late[-1], BEAM_BACK_DEALS)
     result = solve(game, nodes=10**7, memory=cap)
     assert result.verdict == "unknown" and result.memory_full
     assert result.nodes == spent > first.nodes

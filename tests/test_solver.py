@@ -85,7 +85,7 @@ def test_budgets_nest_won_at_n_unknown_at_n_minus_one(suits, deal):
 def test_the_phases_of_a_budget_nest(monkeypatch, cut, tail):
     """The default's first TAIL_AFTER nodes, then the tail beams, then the default again.
 
-    Small phases (the real ones are 450,000, 50,000 and 225,000 nodes) and two
+    Small phases (the real ones are 450,000, 50,000 and 172,500 nodes) and two
     beams of this test's own (not the default's, so that the cases below
     hold whatever the default's beams are), from ``cut`` actions into a
     one-suit deal: from 60,
@@ -132,7 +132,7 @@ def test_the_phases_of_a_budget_nest(monkeypatch, cut, tail):
 
 
 def test_the_finisher_wins_from_a_beams_latest_position(monkeypatch):
-    """The tail phase's last FINISH_NODES: the default rows from each beam's latest position.
+    """After the tail beams, FINISH_NODES: the default rows from each beam's latest position.
 
     Small phases again (the test above): neither beam wins by its mark, the
     finisher does, from the last beam's latest position (or, when that one's
@@ -152,16 +152,16 @@ def test_the_finisher_wins_from_a_beams_latest_position(monkeypatch):
     monkeypatch.setattr(solver, "FINISH_NODES", 300)
     monkeypatch.setattr(solver, "TAIL_BEAMS", beams)
     monkeypatch.setattr(solver, "BACK_NODES", 0)  # no back beams: the next test has them
-    full = solve(code, after=after, nodes=1_050)
-    assert full.verdict == "won" and 750 < full.nodes <= 1_050  # after both beams' marks
+    full = solve(code, after=after, nodes=1_350)
+    assert full.verdict == "won" and 1_050 < full.nodes <= 1_350  # after both beams' marks
     game = as_game(code, after)
-    runs = [_Search(game, 500, beams[0]), _Search(game, 200, beams[1])]
+    runs = [_Search(game, 500, beam) for beam in beams]
     assert [run.verdict for run in runs] == ["unknown", "unknown"]
-    assert runs[0].nodes + runs[1].nodes == 700
-    spent, line = 50 + 700, None
+    assert runs[0].nodes + runs[1].nodes == 1_000
+    spent, line = 50 + 1_000, None
     for start in (runs[1].late_line(), runs[0].late_line()):  # the last beam's first
         assert start
-        finisher = solve(replay(game, start), nodes=1_050 - spent, weights="default")
+        finisher = solve(replay(game, start), nodes=1_350 - spent, weights="default")
         spent += finisher.nodes
         if finisher.verdict == "won":
             line = start + finisher.line
@@ -212,6 +212,51 @@ def test_a_back_beam_wins_from_the_rows_latest_line_cut_before_a_deal(monkeypatc
     _assert_budgets_nest(code, after, full)
     # without back beams the same budget does not win
     monkeypatch.setattr(solver, "BACK_NODES", 0)
+    assert solve(game, nodes=full.nodes).verdict == "unknown"
+
+
+def test_a_back_beam_wins_from_a_tail_beams_latest_line_cut_before_a_deal(monkeypatch):
+    """After each tail beam, its own back beams: the second tail beam from that
+    beam's latest position's line cut before its last deal.
+
+    Small phases, no back beams after the rows (``BACK_DEALS`` 0), a narrow
+    beam of this test's own, a two-suit deal 30 actions in: the first tail
+    beam does not win in its 3,000 nodes; a back beam from its latest line,
+    cut before the last deal, does. The line is the tail beam's line to the
+    cut and then the back beam's, replayed to a win, and budgets nest.
+    """
+    from spidersolve.search import solver
+    from spidersolve.search.heuristic import Weights
+    from spidersolve.search.solver import _back_starts, _Search
+
+    narrow = Weights(face_down=5, breaks=5, mixed=5, empty=10, removed=10, spare=50, width=20)
+    code = _code(2, 4)
+    after = line_text(solve(code, nodes=10_000).line[:30])
+    for name, value in (
+        ("TAIL_AFTER", 50),
+        ("BACK_DEALS", 0),
+        ("TAIL_NODES", 3_000),
+        ("BACK_NODES", 2_000),
+        ("FINISH_NODES", 0),
+        ("TAIL_BEAMS", (narrow, narrow)),
+    ):
+        monkeypatch.setattr(solver, name, value)
+    game = as_game(code, after)
+    assert _Search(game, 50).verdict == "unknown"
+    beam = _Search(game, 3_000, narrow)
+    assert beam.verdict == "unknown" and beam.nodes == 3_000
+    late = beam.late_line()
+    (start,) = _back_starts(late, 1)
+    assert late[len(start)].is_deal and start == late[: len(start)]
+    back = _Search(replay(game, start), 2_000, narrow)
+    assert back.verdict == "won"
+    full = solve(game, nodes=20_000)
+    assert full.verdict == "won" and full.nodes == 50 + 3_000 + back.nodes
+    assert full.line == start + back.winning_line()
+    assert replay(game, full.line).won
+    _assert_budgets_nest(code, after, full)
+    # without them the same budget does not win
+    monkeypatch.setattr(solver, "BEAM_BACK_DEALS", 0)
     assert solve(game, nodes=full.nodes).verdict == "unknown"
 
 

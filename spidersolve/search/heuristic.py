@@ -161,7 +161,8 @@ KP_BEAM_5000 = KP_BEAM_300.replace(width=5000)
 # 1,991; 17 deals won only with them, 5 only without), and the first
 # 500,000 nodes, where most deals are won, do not pay for them. Since
 # 2026-12-06 the second also runs first as the back beams, from the six
-# rows' latest position cut before its last deals (``solver.BACK_NODES``).
+# rows' latest position cut before its last deals, and after each tail beam
+# from that beam's own (``solver.BACK_NODES``).
 TAIL_BEAM = Weights(
     face_down=5, breaks=5, mixed=5, empty=10, removed=10, spare=50, width=250, noise=2
 )

@@ -267,11 +267,12 @@ def solve(
         back beams (the last beam of ``heuristic.TAIL_BEAMS`` for 50,000
         nodes from the rows' latest position cut before its last deal, then
         for 50,000 from it cut before the one before), then each beam of
-        ``heuristic.TAIL_BEAMS`` alone from the start for 225,000 more, in
-        turn, the last 5,000 of them going to the default rows from the
-        positions those beams reached with the fewest deals left (the
-        finisher), then the default rows again with what is left
-        (``_phases``).
+        ``heuristic.TAIL_BEAMS`` alone from the start for 172,500 more, in
+        turn, each followed by a back beam for 50,000 from that beam's own
+        latest position cut before its last deal, then 5,000 for the
+        default rows from the positions those beams reached with the fewest
+        deals left (the finisher), then the default rows again with what is
+        left (``_phases``).
         Otherwise one search with those rows: named configurations
         (``heuristic.PRESETS``, where ``"default"`` is the six rows alone);
         see ``heuristic.weight_rows``.
@@ -304,21 +305,23 @@ def solve(
 
 # The default configuration's budget in phases (docs/solver.md): its first
 # TAIL_AFTER nodes go to the default rows; a deal they leave unknown gets
-# BACK_NODES from the *back beams*: the second beam of ``heuristic.TAIL_BEAMS``
+# BACK_NODES from each *back beam*: the second beam of ``heuristic.TAIL_BEAMS``
 # from the position the rows reached with the fewest deals left, its line cut
 # before its last deal, then before the one before (BACK_DEALS starts); then
-# TAIL_NODES from each beam of ``heuristic.TAIL_BEAMS`` alone from the deal, in
-# turn (two beams ranked as KPatience ranks, their ties drawn two ways), the
-# last FINISH_NODES of them going to the *finisher*: the default rows from the
-# position each of those beams reached with the fewest deals left (the best of
-# those by its value), the last beam's first; what is left of the budget, if
-# more than TAIL_AFTER, goes to the default rows again, from the start. Chosen
-# on training deals PySolFC four suits 6401..8400, checked on 8401..14400 and
-# 14401..18400 (docs/tuning.md).
+# TAIL_NODES for each beam of ``heuristic.TAIL_BEAMS`` alone from the deal, in
+# turn (two beams ranked as KPatience ranks, their ties drawn two ways), each
+# followed by BEAM_BACK_DEALS back beams from that beam's own latest position
+# (BACK_NODES each); then FINISH_NODES for the *finisher*: the default rows
+# from the position each tail beam reached with the fewest deals left (the
+# best of those by its value), the last beam's first; what is left of the
+# budget, if more than TAIL_AFTER, goes to the default rows again, from the
+# start. Chosen on training deals PySolFC four suits 6401..8400, checked on
+# 8401..14400 and 14401..18400 (docs/tuning.md).
 TAIL_AFTER = 450_000
 BACK_NODES = 50_000
 BACK_DEALS = 2
-TAIL_NODES = 225_000
+TAIL_NODES = 172_500
+BEAM_BACK_DEALS = 1
 FINISH_NODES = 5_000
 FINISH = "finish"  # the finisher's phase (``_phases``)
 BACK = "back"  # a back beam's phase (``_phases``)
@@ -332,7 +335,8 @@ def _phases(nodes: int, weights) -> list[tuple[int | None, object]]:
     left of the budget, if more than ``TAIL_AFTER`` and the first phase was
     not stopped by the memory cap (else the default rows again could win
     nothing the first phase did not). ``BACK``: a back beam, the second tail
-    beam from the first phase's latest position (``_Search.late_line``), the
+    beam from the latest position (``_Search.late_line``) of the search
+    before it that was not a back beam (the first phase, or a tail beam), the
     line to it cut before its last deal, then (the next ``BACK``) before the
     one before (``_back_starts``). ``FINISH``: the finisher, the default
     rows from each tail beam's latest position, the last beam's first, each
@@ -342,20 +346,21 @@ def _phases(nodes: int, weights) -> list[tuple[int | None, object]]:
     nodes in all is won with the same line at every budget >= n. A solve can
     so end ``unknown`` below its node limit without a memory cap: when the
     finisher's searches end without a win (or it has no position to start
-    from), or with a limit up to 2 x ``TAIL_AFTER`` + ``BACK_DEALS`` x
-    ``BACK_NODES`` + ``TAIL_NODES`` x the number of beams.
+    from), or with a limit up to 2 x ``TAIL_AFTER`` + the tail phase's nodes.
 
-    >>> back = TAIL_AFTER + BACK_DEALS * BACK_NODES
-    >>> end = back + 2 * TAIL_NODES
+    >>> rows = TAIL_AFTER + BACK_DEALS * BACK_NODES
+    >>> beam = TAIL_NODES + BEAM_BACK_DEALS * BACK_NODES
     >>> _phases(1_000_000, None) == [
     ...     (TAIL_AFTER, None),
     ...     (TAIL_AFTER + BACK_NODES, BACK),
-    ...     (back, BACK),
-    ...     (back + TAIL_NODES, TAIL_BEAMS[0]),
-    ...     (end - FINISH_NODES, TAIL_BEAMS[1]),
-    ...     (end, FINISH),
+    ...     (rows, BACK),
+    ...     (rows + TAIL_NODES, TAIL_BEAMS[0]),
+    ...     (rows + beam, BACK),
+    ...     (rows + beam + TAIL_NODES, TAIL_BEAMS[1]),
+    ...     (rows + 2 * beam, BACK),
+    ...     (rows + 2 * beam + FINISH_NODES, FINISH),
     ...     (None, None),
-    ... ] and end == 1_000_000
+    ... ] and rows + 2 * beam + FINISH_NODES == 1_000_000
     True
 
     The phases are the same for every limit (only where each stops
@@ -369,12 +374,22 @@ def _phases(nodes: int, weights) -> list[tuple[int | None, object]]:
     """
     if weights is not None:
         return [(nodes, weights)]
-    backs = [(TAIL_AFTER + BACK_NODES * (k + 1), BACK) for k in range(BACK_DEALS)]
-    start = TAIL_AFTER + BACK_NODES * BACK_DEALS
-    marks = [start + TAIL_NODES * (k + 1) for k in range(len(TAIL_BEAMS))]
-    end = marks[-1]
-    marks[-1] -= FINISH_NODES
-    return [(TAIL_AFTER, None), *backs, *zip(marks, TAIL_BEAMS), (end, FINISH), (None, None)]
+    phases: list[tuple[int | None, object]] = [(TAIL_AFTER, None)]
+    mark = TAIL_AFTER
+
+    def add(width: int, rows) -> None:
+        nonlocal mark
+        mark += width
+        phases.append((mark, rows))
+
+    for _ in range(BACK_DEALS):
+        add(BACK_NODES, BACK)
+    for beam in TAIL_BEAMS:
+        add(TAIL_NODES, beam)
+        for _ in range(BEAM_BACK_DEALS):
+            add(BACK_NODES, BACK)
+    add(FINISH_NODES, FINISH)
+    return [*phases, (None, None)]
 
 
 def _back_starts(line: tuple, count: int) -> list[tuple]:
@@ -456,6 +471,7 @@ def _solve_game(game: Game, nodes: int, weights=None, shorten=False, memory=None
             break
         if weights is None and rows is not None and not (finishing or backing):  # a tail beam
             late.append(run.late_line())
+            back = _back_starts(late[-1], BEAM_BACK_DEALS)  # its own back beams' starts
     assert run is not None  # the first phase always runs: nodes >= 1
     if run.verdict != "won":
         seconds = time.perf_counter() - started
