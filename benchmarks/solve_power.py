@@ -117,8 +117,9 @@ def main(argv=None):
         beams = ", ".join(str(list(beam)) for beam in TAIL_BEAMS)
         tail = (
             f" for {TAIL_AFTER:,} nodes, then {BACK_NODES:,} for each of {BACK_DEALS} back"
-            f" beams, {TAIL_NODES:,} for each tail beam and {BACK_NODES:,} for each of its"
-            f" {BEAM_BACK_DEALS} back beams: {beams}, {FINISH_NODES:,} for the finisher"
+            f" beams, {TAIL_NODES:,} for each tail beam and then {BACK_NODES:,} for each"
+            f" back beam after it ({BEAM_BACK_DEALS} a beam): {beams},"
+            f" {FINISH_NODES:,} for the finisher"
         )
     print(
         f"solve_power: {named}, node limit "

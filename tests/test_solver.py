@@ -26,6 +26,7 @@ from spidersolve.state import (
     as_game,
     legal_actions,
     line_text,
+    parse_line,
     replay,
 )
 from spidersolve.state.rules import apply
@@ -105,7 +106,9 @@ def test_the_phases_of_a_budget_nest(monkeypatch, cut, tail):
     monkeypatch.setattr(solver, "TAIL_NODES", tail)
     monkeypatch.setattr(solver, "TAIL_BEAMS", beams)
     monkeypatch.setattr(solver, "FINISH_NODES", 0)  # no finisher: the next test has one
-    monkeypatch.setattr(solver, "BACK_NODES", 0)  # no back beams: a test below has them
+    monkeypatch.setattr(solver, "BACK_NODES", 0)  # no back beams: tests below have them
+    monkeypatch.setattr(solver, "BACK_DEALS", 0)
+    monkeypatch.setattr(solver, "BEAM_BACK_DEALS", 0)
     alone = solve(code, after=after, nodes=100_000, weights="default")  # the default rows alone
     full = solve(code, after=after, nodes=100_000)
     assert alone.verdict == full.verdict == "won" and alone.nodes > 50
@@ -151,7 +154,9 @@ def test_the_finisher_wins_from_a_beams_latest_position(monkeypatch):
     monkeypatch.setattr(solver, "TAIL_NODES", 500)
     monkeypatch.setattr(solver, "FINISH_NODES", 300)
     monkeypatch.setattr(solver, "TAIL_BEAMS", beams)
-    monkeypatch.setattr(solver, "BACK_NODES", 0)  # no back beams: the next test has them
+    monkeypatch.setattr(solver, "BACK_NODES", 0)  # no back beams: the next tests have them
+    monkeypatch.setattr(solver, "BACK_DEALS", 0)
+    monkeypatch.setattr(solver, "BEAM_BACK_DEALS", 0)
     full = solve(code, after=after, nodes=1_350)
     assert full.verdict == "won" and 1_050 < full.nodes <= 1_350  # after both beams' marks
     game = as_game(code, after)
@@ -216,13 +221,14 @@ def test_a_back_beam_wins_from_the_rows_latest_line_cut_before_a_deal(monkeypatc
 
 
 def test_a_back_beam_wins_from_a_tail_beams_latest_line_cut_before_a_deal(monkeypatch):
-    """After each tail beam, its own back beams: the second tail beam from that
-    beam's latest position's line cut before its last deal.
+    """After each tail beam, its own back beam: the last tail beam's weights from that
+    tail beam's latest position's line cut before its last deal.
 
-    Small phases, no back beams after the rows (``BACK_DEALS`` 0), a narrow
-    beam of this test's own, a two-suit deal 30 actions in: the first tail
-    beam does not win in its 3,000 nodes; a back beam from its latest line,
-    cut before the last deal, does. The line is the tail beam's line to the
+    Small phases, no back beams after the rows (``BACK_DEALS`` 0), two beams
+    of this test's own, a noisy one and a narrow one, a two-suit deal 30
+    actions in: neither tail beam wins in its 3,000 nodes, nor does the
+    narrow beam from the first one's cut line in 2,000; from the second
+    one's cut line it wins. The line is the second tail beam's line to the
     cut and then the back beam's, replayed to a win, and budgets nest.
     """
     from spidersolve.search import solver
@@ -230,6 +236,7 @@ def test_a_back_beam_wins_from_a_tail_beams_latest_line_cut_before_a_deal(monkey
     from spidersolve.search.solver import _back_starts, _Search
 
     narrow = Weights(face_down=5, breaks=5, mixed=5, empty=10, removed=10, spare=50, width=20)
+    noisy = narrow.replace(noise=2, seed=1)
     code = _code(2, 4)
     after = line_text(solve(code, nodes=10_000).line[:30])
     for name, value in (
@@ -238,26 +245,33 @@ def test_a_back_beam_wins_from_a_tail_beams_latest_line_cut_before_a_deal(monkey
         ("TAIL_NODES", 3_000),
         ("BACK_NODES", 2_000),
         ("FINISH_NODES", 0),
-        ("TAIL_BEAMS", (narrow, narrow)),
+        ("TAIL_BEAMS", (noisy, narrow)),
     ):
         monkeypatch.setattr(solver, name, value)
     game = as_game(code, after)
     assert _Search(game, 50).verdict == "unknown"
-    beam = _Search(game, 3_000, narrow)
-    assert beam.verdict == "unknown" and beam.nodes == 3_000
-    late = beam.late_line()
-    (start,) = _back_starts(late, 1)
-    assert late[len(start)].is_deal and start == late[: len(start)]
-    back = _Search(replay(game, start), 2_000, narrow)
+    starts = []
+    for beam in (noisy, narrow):
+        tail = _Search(game, 3_000, beam)
+        assert tail.verdict == "unknown" and tail.nodes == 3_000
+        late = tail.late_line()
+        (start,) = _back_starts(late, 1)
+        assert late[len(start)].is_deal and start == late[: len(start)]
+        starts.append(start)
+    assert starts[0] != starts[1]
+    first = _Search(replay(game, starts[0]), 2_000, narrow)
+    assert first.verdict == "unknown" and first.nodes == 2_000
+    back = _Search(replay(game, starts[1]), 2_000, narrow)
     assert back.verdict == "won"
     full = solve(game, nodes=20_000)
-    assert full.verdict == "won" and full.nodes == 50 + 3_000 + back.nodes
-    assert full.line == start + back.winning_line()
+    assert full.verdict == "won" and full.nodes == 50 + 3_000 + 2_000 + 3_000 + back.nodes
+    assert full.line == starts[1] + back.winning_line()
     assert replay(game, full.line).won
     _assert_budgets_nest(code, after, full)
-    # without them the same budget does not win
+    # without them this line is not found (the default rows, again from the start
+    # with what the tail beams left, win another way)
     monkeypatch.setattr(solver, "BEAM_BACK_DEALS", 0)
-    assert solve(game, nodes=full.nodes).verdict == "unknown"
+    assert solve(game, nodes=full.nodes).line != full.line
 
 
 def test_shortened_line_still_wins_and_is_shorter():
@@ -528,6 +542,34 @@ LOST_AFTER_783 = (
     "6>4x5 4>6x5 1>4 4>3 6>1x5 1>3x4 1>4 3>9 3>4x3 8>4 3>1 9>8 1>3 3>1 1>3 3>1 1>3 "
     "4>9 4>1x4 9>1 1>9"
 )
+
+
+@pytest.mark.parametrize("rows_backs", [1, 0])
+def test_a_back_beam_that_proves_its_start_lost_does_not_end_the_solve(monkeypatch, rows_backs):
+    """A back beam's lost is its start position's, not the deal's: the solve goes on and
+    ends unknown, its nodes spent. The back beams' start is made a lost position here
+    (``LOST_AFTER_783``, which the beam walks whole in 144 nodes): after the six rows
+    (``rows_backs`` 1), or only after the first tail beam (0)."""
+    from spidersolve.search import solver
+    from spidersolve.search.solver import _Search
+
+    code = _code(4, 783)
+    lost = tuple(parse_line(LOST_AFTER_783))
+    game = as_game(code, "")
+    assert _Search(replay(game, lost), 1_000, solver.TAIL_BEAMS[-1]).verdict == "lost"
+    for name, value in (
+        ("TAIL_AFTER", 50),
+        ("BACK_DEALS", rows_backs),
+        ("BACK_NODES", 1_000),
+        ("TAIL_NODES", 100),
+        ("FINISH_NODES", 0),
+        ("_back_starts", lambda line, count: [lost][:count]),
+    ):
+        monkeypatch.setattr(solver, name, value)
+    proved = 50 + 144 if rows_backs else 50 + 100 + 144  # where the back beam proves it
+    for limit in (proved, proved + 1, 3_250, 5_000):
+        result = solve(code, nodes=limit)
+        assert (result.verdict, result.nodes) == ("unknown", limit)
 
 
 def test_a_tail_beam_that_proves_the_deal_lost_ends_the_solve(monkeypatch):

@@ -346,7 +346,8 @@ def _phases(nodes: int, weights) -> list[tuple[int | None, object]]:
     nodes in all is won with the same line at every budget >= n. A solve can
     so end ``unknown`` below its node limit without a memory cap: when the
     finisher's searches end without a win (or it has no position to start
-    from), or with a limit up to 2 x ``TAIL_AFTER`` + the tail phase's nodes.
+    from), or with a limit up to the finisher's mark + ``TAIL_AFTER`` (then
+    the default rows again could not go past their first ``TAIL_AFTER``).
 
     >>> rows = TAIL_AFTER + BACK_DEALS * BACK_NODES
     >>> beam = TAIL_NODES + BEAM_BACK_DEALS * BACK_NODES
@@ -438,7 +439,8 @@ def _solve_game(game: Game, nodes: int, weights=None, shorten=False, memory=None
         if finishing:
             starts = _finisher_starts(late)
         elif backing:
-            starts = back[:1]  # this back beam's start, if the rows' line has one left
+            # its start, if the line it cuts (the rows' or a tail beam's) has one left
+            starts = back[:1]
             back = back[1:]
         else:
             starts = [()]
