@@ -93,6 +93,12 @@ TAIL_PAIRS = [
     # Back beams after each tail beam too (2026-12-06): the same deals again
     # (pysol-s4-beamback, pysol-s4-beamback32k)
     ("pysol-s4-tail", ["pysol-s4-beamback"], "the tail beams' back beams (2026-12-06)", TAIL_AFTER),
+    (
+        "pysol-s4",
+        ["pysol-s4-beamback", "pysol-s4-beamback32k"],
+        "the tail beams' back beams (2026-12-06)",
+        TAIL_AFTER,
+    ),
 ]
 
 PUBLISHED = [
