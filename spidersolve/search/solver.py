@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 import numpy as np
 
@@ -375,22 +376,13 @@ def _phases(nodes: int, weights) -> list[tuple[int | None, object]]:
     """
     if weights is not None:
         return [(nodes, weights)]
-    phases: list[tuple[int | None, object]] = [(TAIL_AFTER, None)]
-    mark = TAIL_AFTER
-
-    def add(width: int, rows) -> None:
-        nonlocal mark
-        mark += width
-        phases.append((mark, rows))
-
-    for _ in range(BACK_DEALS):
-        add(BACK_NODES, BACK)
+    back: list[tuple[int, object]] = [(BACK_NODES, BACK)]
+    widths = [(TAIL_AFTER, None), *back * BACK_DEALS]
     for beam in TAIL_BEAMS:
-        add(TAIL_NODES, beam)
-        for _ in range(BEAM_BACK_DEALS):
-            add(BACK_NODES, BACK)
-    add(FINISH_NODES, FINISH)
-    return [*phases, (None, None)]
+        widths += [(TAIL_NODES, beam), *back * BEAM_BACK_DEALS]
+    widths.append((FINISH_NODES, FINISH))
+    marks = accumulate(width for width, _ in widths)
+    return [*zip(marks, (rows for _, rows in widths)), (None, None)]
 
 
 def _back_starts(line: tuple, count: int) -> list[tuple]:
