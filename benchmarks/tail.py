@@ -99,6 +99,10 @@ TAIL_PAIRS = [
         "the tail beams' back beams (2026-12-06)",
         TAIL_AFTER,
     ),
+    # One and two suits with today's default (2026-12-06): the deals the six rows did not
+    # win within TAIL_AFTER (pysol-s1-back-deals.txt, pysol-s2-back-deals.txt)
+    ("pysol-s1", ["pysol-s1-beamback"], "the tail beams' back beams (2026-12-06)", TAIL_AFTER),
+    ("pysol-s2", ["pysol-s2-beamback"], "the tail beams' back beams (2026-12-06)", TAIL_AFTER),
 ]
 
 PUBLISHED = [
