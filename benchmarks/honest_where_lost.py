@@ -8,7 +8,16 @@ deal was thrown away with the stock dealt; one already lost earlier was lost
 before. The counts per stage, then one row per game (``w`` won, ``l`` lost,
 ``u`` unknown at --nodes; the face-down cards after the last deal).
 
+``--critical`` looks closer, at each lost game's *critical decision*: of the
+points where the honest player decided (the start, and after each action
+that turned up a card or dealt), the last whose real position a bisection
+finds won at --nodes, the next one not. There the advisor is asked again
+(same seed, ``advise(ranking=...)``), and each candidate it scored is
+played on the real position and solved at --nodes: did any keep the game
+winnable, and how did the advisor rank it?
+
     python benchmarks/honest_where_lost.py benchmarks/results/honest-train-s4/games.csv
+    python benchmarks/honest_where_lost.py --critical benchmarks/results/honest-train-s4/games.csv
 """
 
 from __future__ import annotations
@@ -18,6 +27,7 @@ from pathlib import Path
 import click
 import pandas as pd
 
+from spidersolve.search.honest import advise
 from spidersolve.search.solver import solve
 from spidersolve.state import GameCode, replay
 from spidersolve.state.visible import unknown_count, visible_of
@@ -48,11 +58,85 @@ def stages(code: str, line: str, nodes: int) -> tuple[str, int, str]:
     return "".join(letters), hidden, end
 
 
+def critical(code: str, line: str, nodes: int, seed: int = 0):
+    """The critical decision of a lost game: None if the start is not won at ``nodes``,
+    else (its action index, deals left, face-down cards, the advisor's scored
+    candidates best first as (plan text, wins, scored, mean value, kept won)).
+    A decision with one candidate (or none scored) has an empty list."""
+    start = GameCode.parse(code).position()
+    actions = line.split()
+    game, positions = replay(start, ""), [start]
+    for action in actions:
+        game = game.play(action)
+        positions.append(game.position)
+    hidden = [unknown_count(visible_of(p)) for p in positions]
+    points = [0] + [i + 1 for i in range(len(actions) - 1) if hidden[i + 1] < hidden[i]]
+    verdicts: dict[int, bool] = {}
+
+    def won(i: int) -> bool:
+        if i not in verdicts:
+            verdicts[i] = solve(positions[i], nodes=nodes).verdict == "won"
+        return verdicts[i]
+
+    if not won(0):
+        return None
+    lo, hi = 0, len(points) - 1  # points[lo] won; the last won point before one not won
+    if won(points[hi]):
+        lo = hi
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if won(points[mid]) else (lo, mid)
+    at = positions[points[lo]]
+    ranking: list = []
+    advise(visible_of(at), seed=seed, ranking=ranking)
+    scored = []
+    for plan, wins, count, value in ranking:
+        after = replay(at, " ".join(a.text() for a in plan)).position
+        kept = solve(after, nodes=nodes).verdict == "won"
+        scored.append((" ".join(a.text() for a in plan), wins, count, value, kept))
+    return points[lo], len(at.stock) // 10, hidden[points[lo]] - len(at.stock), scored
+
+
+def report_critical(games, nodes: int) -> None:
+    counts = {"start not won": 0, "one candidate": 0, "none kept": 0, "one kept": 0}
+    for game in games.itertuples():
+        found = critical(game.code, game.line, nodes)
+        if found is None:
+            counts["start not won"] += 1
+            click.echo(f"{game.deal} start not won at {nodes:,} nodes")
+            continue
+        index, deals, down, scored = found
+        kept = [k for k, c in enumerate(scored) if c[4]]
+        counts["one candidate" if not scored else "one kept" if kept else "none kept"] += 1
+        click.echo(
+            f"{game.deal} critical decision at action {index}, {deals} deals left, "
+            f"{down} face down; a candidate ranked {kept[0] + 1} keeps it won"
+            if kept
+            else f"{game.deal} critical decision at action {index}, {deals} deals left, "
+            f"{down} face down; " + ("one candidate" if not scored else "no candidate keeps it won")
+        )
+        for plan, wins, count, value, ok in scored:
+            mark = "won" if ok else "-"
+            click.echo(
+                f"    {plan:<40} won {wins}/{count} of its samples, value {value:.1f}: {mark}"
+            )
+    click.echo(
+        f"\n{sum(counts.values())} lost games, critical decisions at {nodes:,} nodes: "
+        f"{counts['one kept']} with a scored candidate that keeps the real game won, "
+        f"{counts['none kept']} with none, {counts['one candidate']} with one candidate, "
+        f"{counts['start not won']} not won from the start"
+    )
+
+
 @click.command()
 @click.argument("source", type=click.Path(exists=True, path_type=Path))
 @click.option("--nodes", default=300_000, show_default=True, type=int)
-def main(source, nodes):
+@click.option("--critical", "closer", is_flag=True, help="Each game's critical decision instead.")
+def main(source, nodes, closer):
     games = lost_games(source)
+    if closer:
+        report_critical(games, nodes)
+        return
     rows = []
     for game in games.itertuples():
         letters, hidden, end = stages(game.code, game.line, nodes)

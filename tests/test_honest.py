@@ -83,6 +83,25 @@ def test_advice_is_deterministic_and_a_legal_action(method):
     assert first.nodes > 0
 
 
+def test_the_ranking_lists_every_scored_candidate_best_first():
+    view = visible_of(GameCode.parse("SP1-S4C-AAAAAAD").position())
+    ranking: list = []
+    advice = advise(view, ranking=ranking, **FAST)
+    assert _decision(advice) == _decision(advise(view, **FAST))  # asking changes nothing
+    assert len(ranking) >= 2 and ranking[0][0] == advice.plan
+    plans = [plan for plan, _wins, _scored, _value in ranking]
+    assert len(set(plans)) == len(plans)
+    for plan, wins, scored, value in ranking:
+        assert 0 <= wins <= scored <= FAST["samples"] and isinstance(value, float)
+        assert plan[0] in legal_actions(view)
+    # the candidates of the last round come first: no candidate halved out was scored
+    # on more samples than the best
+    assert all(scored <= ranking[0][2] for _p, _w, scored, _v in ranking)
+    voted: list = []
+    advise(view, method="vote", ranking=voted, **FAST)
+    assert voted == []  # nothing scored
+
+
 def test_threads_give_the_same_advice_as_one():
     view = visible_of(GameCode.parse("SP1-S2C-AAAAABA").position())
     one, two = advise(view, workers=1, **FAST), advise(view, workers=2, **FAST)

@@ -3,8 +3,10 @@
 import pandas as pd
 from data import load_benchmark
 
+from spidersolve.search.honest import advise
 from spidersolve.search.solver import solve
 from spidersolve.state import GameCode, replay
+from spidersolve.state.visible import visible_of
 
 
 def test_each_deal_of_a_game_is_solved_with_every_card_known(tmp_path):
@@ -30,3 +32,29 @@ def test_each_deal_of_a_game_is_solved_with_every_card_known(tmp_path):
     )
     games.to_csv(tmp_path / "games.csv", index=False)
     assert list(where.lost_games(tmp_path / "games.csv").index) == [0]
+
+
+def test_the_critical_decision_is_the_last_won_point_and_its_candidates_are_solved():
+    where = load_benchmark("honest_where_lost")
+    code, line, nodes = "SP1-S2C-AAAAAAD", "deal deal deal deal deal", 3000
+    start = GameCode.parse(code).position()
+    found = where.critical(code, line, nodes)
+    if solve(start, nodes=nodes).verdict != "won":
+        assert found is None
+        return
+    index, deals, down, scored = found
+    # every deal is a decision point here: the one found is won, the next one is not
+    points = [replay(start, " ".join(["deal"] * k)).position for k in range(5)]
+    assert 0 <= index <= 4 and solve(points[index], nodes=nodes).verdict == "won"
+    assert index == 4 or solve(points[index + 1], nodes=nodes).verdict != "won"
+    assert deals == len(points[index].stock) // 10 == 5 - index
+    assert down == 44  # deals turn up no face-down card
+    ranking: list = []
+    advise(visible_of(points[index]), seed=0, ranking=ranking)
+    assert [s[:4] for s in scored] == [
+        (" ".join(a.text() for a in plan), wins, count, value)
+        for plan, wins, count, value in ranking
+    ]
+    for plan, _wins, _count, _value, kept in scored:
+        after = replay(points[index], plan).position
+        assert kept == (solve(after, nodes=nodes).verdict == "won")

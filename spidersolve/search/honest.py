@@ -281,6 +281,7 @@ def advise(
     method: str = "bandit",
     top: int = HONEST_TOP,
     workers: int = 1,
+    ranking: list | None = None,
 ) -> HonestAdvice:
     """Choose an action from what a player sees.
 
@@ -290,6 +291,9 @@ def advise(
     same for any number of ``workers`` (threads that run the searches).
 
     ``view`` is a Position or anything ``state.as_position`` reads.
+    ``ranking``, when a list, receives every candidate the samples scored,
+    best first, as ``(plan, wins, scored, mean value)`` (nothing when the
+    decision needed no scoring: one candidate, or ``vote``).
 
     >>> advise("SP1-S1C-AAAAAAD", samples=2).status
     'honest'
@@ -313,7 +317,7 @@ def advise(
     pool = _Pool(workers)
     try:
         plan, wins, scored, n_samples, n_candidates, spent = _choose(
-            view, legal, samples, seed, nodes, method, top, pool
+            view, legal, samples, seed, nodes, method, top, pool, ranking
         )
     finally:
         pool.close()
@@ -350,7 +354,7 @@ class _Candidate:
         return (-self.wins / scored, self.value / scored, self.kind, -self.won_votes, -self.votes)
 
 
-def _choose(view, legal, n_samples, seed, nodes, method, top, pool):
+def _choose(view, legal, n_samples, seed, nodes, method, top, pool, ranking=None):
     if unknown_count(view) == 0:  # nothing hidden: the full-knowledge search decides
         won, line, spent, _value = _solve(view, max(nodes, KNOWN_NODES))
         plan = line or (legal[0],)
@@ -434,15 +438,29 @@ def _choose(view, legal, n_samples, seed, nodes, method, top, pool):
             list(range(r * share, n_samples if r == n_rounds - 1 else (r + 1) * share))
             for r in range(n_rounds)
         ]
+    rounds_kept = {id(cand): (0, cand) for cand in alive}  # rounds each candidate lasted
     for r, indices in enumerate(rounds):
         for cand in alive:
             spent += score(cand, indices)
         alive = sorted(alive, key=_Candidate.rank)
         if r < len(rounds) - 1:
             alive = alive[: max(1, (len(alive) + 1) // 2)]
+        rounds_kept.update({id(cand): (r + 1, cand) for cand in alive})
         if len(alive) == 1:
             break
     best = alive[0]
+    if ranking is not None:
+        # the last round's order, then the candidates halved out, the later first
+        last = {id(c) for c in alive}
+        out = sorted(
+            (kept for key, kept in rounds_kept.items() if key not in last),
+            key=lambda kept: (-kept[0], kept[1].rank()),
+        )
+        ranking.extend(
+            (c.plan, c.wins, c.scored, c.value / c.scored)
+            for c in alive + [c for _r, c in out]
+            if c.scored
+        )
     if blind:  # no scoring search can win: the estimate is the samples' own searches'
         return best.plan, sum(p[0] for p in proposals), n_samples, n_samples, n_candidates, spent
     return best.plan, best.wins, best.scored, n_samples, n_candidates, spent
