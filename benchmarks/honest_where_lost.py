@@ -10,8 +10,8 @@ before. The counts per stage, then one row per game (``w`` won, ``l`` lost,
 
 ``--critical`` looks closer, at each lost game's *critical decision*: of the
 points where the honest player decided (the start, and after each action
-that turned up a card or dealt), the last whose real position a bisection
-finds won at --nodes, the next one not. There the advisor is asked again
+that turned up a card or dealt), one whose real position a bisection finds
+won at --nodes, the next one not. There the advisor is asked again
 (same seed, ``advise(ranking=...)``), and each candidate it scored is
 played on the real position and solved at --nodes: did any keep the game
 winnable, and how did the advisor rank it?
@@ -27,7 +27,7 @@ from pathlib import Path
 import click
 import pandas as pd
 
-from spidersolve.search.honest import advise
+from spidersolve.search.honest import HONEST_SAMPLES, advise
 from spidersolve.search.solver import solve
 from spidersolve.state import GameCode, replay
 from spidersolve.state.visible import unknown_count, visible_of
@@ -58,11 +58,18 @@ def stages(code: str, line: str, nodes: int) -> tuple[str, int, str]:
     return "".join(letters), hidden, end
 
 
-def critical(code: str, line: str, nodes: int, seed: int = 0):
-    """The critical decision of a lost game: None if the start is not won at ``nodes``,
-    else (its action index, deals left, face-down cards, the advisor's scored
-    candidates best first as (plan text, wins, scored, mean value, kept won)).
-    A decision with one candidate (or none scored) has an empty list."""
+def critical(code: str, line: str, nodes: int, seed: int = 0, samples: int = HONEST_SAMPLES):
+    """The critical decision of a lost game, or None if the start is not won at ``nodes``.
+
+    Decision points are the start and the positions after each action that
+    turned up a card or dealt. A bisection over them finds one won at
+    ``nodes`` whose next one is not (won within a budget is not monotone
+    along a line, so this is one such step, most often the last). Returns
+    (its action index, deals left, face-down cards, whether the advisor asked
+    again there (``seed``, ``samples``) chooses the plan the game played, and
+    the candidates it scored, best first, as (plan text, wins, scored, mean
+    value, still won after it)). With one candidate nothing is scored: [].
+    """
     start = GameCode.parse(code).position()
     actions = line.split()
     game, positions = replay(start, ""), [start]
@@ -80,40 +87,50 @@ def critical(code: str, line: str, nodes: int, seed: int = 0):
 
     if not won(0):
         return None
-    lo, hi = 0, len(points) - 1  # points[lo] won; the last won point before one not won
+    lo, hi = 0, len(points) - 1  # points[lo] won and, unless lo == hi, points[hi] not
     if won(points[hi]):
         lo = hi
     while hi - lo > 1:
         mid = (lo + hi) // 2
         lo, hi = (mid, hi) if won(points[mid]) else (lo, mid)
-    at = positions[points[lo]]
+    index = points[lo]
+    at = positions[index]
     ranking: list = []
-    advise(visible_of(at), seed=seed, ranking=ranking)
+    advice = advise(visible_of(at), samples=samples, seed=seed, ranking=ranking)
+    played = " ".join(actions[index : index + len(advice.plan)])
+    same = " ".join(a.text() for a in advice.plan) == played
     scored = []
     for plan, wins, count, value in ranking:
-        after = replay(at, " ".join(a.text() for a in plan)).position
-        kept = solve(after, nodes=nodes).verdict == "won"
-        scored.append((" ".join(a.text() for a in plan), wins, count, value, kept))
-    return points[lo], len(at.stock) // 10, hidden[points[lo]] - len(at.stock), scored
+        text = " ".join(a.text() for a in plan)
+        kept = solve(replay(at, text).position, nodes=nodes).verdict == "won"
+        scored.append((text, wins, count, value, kept))
+    return index, len(at.stock) // 10, hidden[index] - len(at.stock), same, scored
 
 
 def report_critical(games, nodes: int) -> None:
-    counts = {"start not won": 0, "one candidate": 0, "none kept": 0, "one kept": 0}
+    counts = dict.fromkeys(["saved", "chosen", "none", "one", "start"], 0)
     for game in games.itertuples():
-        found = critical(game.code, game.line, nodes)
+        seed = int(getattr(game, "seed", 0))
+        samples = int(getattr(game, "samples", HONEST_SAMPLES))
+        found = critical(game.code, game.line, nodes, seed, samples)
         if found is None:
-            counts["start not won"] += 1
+            counts["start"] += 1
             click.echo(f"{game.deal} start not won at {nodes:,} nodes")
             continue
-        index, deals, down, scored = found
+        index, deals, down, same, scored = found
         kept = [k for k, c in enumerate(scored) if c[4]]
-        counts["one candidate" if not scored else "one kept" if kept else "none kept"] += 1
+        if not scored:
+            kind, says = "one", "one candidate"
+        elif kept and kept[0] == 0:
+            kind, says = "chosen", "the chosen candidate keeps it won"
+        elif kept:
+            kind, says = "saved", f"a candidate ranked {kept[0] + 1} keeps it won"
+        else:
+            kind, says = "none", "no candidate keeps it won"
+        counts[kind] += 1
         click.echo(
             f"{game.deal} critical decision at action {index}, {deals} deals left, "
-            f"{down} face down; a candidate ranked {kept[0] + 1} keeps it won"
-            if kept
-            else f"{game.deal} critical decision at action {index}, {deals} deals left, "
-            f"{down} face down; " + ("one candidate" if not scored else "no candidate keeps it won")
+            f"{down} face down; {says}" + ("" if same else " (the game played another plan)")
         )
         for plan, wins, count, value, ok in scored:
             mark = "won" if ok else "-"
@@ -122,9 +139,9 @@ def report_critical(games, nodes: int) -> None:
             )
     click.echo(
         f"\n{sum(counts.values())} lost games, critical decisions at {nodes:,} nodes: "
-        f"{counts['one kept']} with a scored candidate that keeps the real game won, "
-        f"{counts['none kept']} with none, {counts['one candidate']} with one candidate, "
-        f"{counts['start not won']} not won from the start"
+        f"{counts['saved']} with a scored candidate that keeps the real game won, "
+        f"{counts['none']} with none, {counts['chosen']} where the chosen one does, "
+        f"{counts['one']} with one candidate, {counts['start']} not won from the start"
     )
 
 

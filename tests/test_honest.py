@@ -94,9 +94,13 @@ def test_the_ranking_lists_every_scored_candidate_best_first():
     for plan, wins, scored, value in ranking:
         assert 0 <= wins <= scored <= FAST["samples"] and isinstance(value, float)
         assert plan[0] in legal_actions(view)
-    # the candidates of the last round come first: no candidate halved out was scored
-    # on more samples than the best
-    assert all(scored <= ranking[0][2] for _p, _w, scored, _v in ranking)
+    # the last round's candidates first, then those halved out, the later first: the
+    # samples scored never grow down the list, and within one round the rank holds
+    counts = [scored for _p, _w, scored, _v in ranking]
+    assert counts == sorted(counts, reverse=True) and len(set(counts)) >= 2
+    for (_p, w1, n1, v1), (_q, w2, n2, v2) in zip(ranking, ranking[1:]):
+        if n1 == n2:
+            assert (-w1 / n1, v1) <= (-w2 / n2, v2)
     voted: list = []
     advise(view, method="vote", ranking=voted, **FAST)
     assert voted == []  # nothing scored

@@ -5,7 +5,7 @@ from data import load_benchmark
 
 from spidersolve.search.honest import advise
 from spidersolve.search.solver import solve
-from spidersolve.state import GameCode, replay
+from spidersolve.state import GameCode, legal_actions, replay
 from spidersolve.state.visible import visible_of
 
 
@@ -34,27 +34,35 @@ def test_each_deal_of_a_game_is_solved_with_every_card_known(tmp_path):
     assert list(where.lost_games(tmp_path / "games.csv").index) == [0]
 
 
-def test_the_critical_decision_is_the_last_won_point_and_its_candidates_are_solved():
+def test_the_critical_decision_is_a_won_point_before_one_not_won_and_its_candidates_solved():
     where = load_benchmark("honest_where_lost")
-    code, line, nodes = "SP1-S2C-AAAAAAD", "deal deal deal deal deal", 3000
+    code, nodes = "SP1-S2C-AAAAAAD", 3000
     start = GameCode.parse(code).position()
+    # a deal, then a move that reveals nothing (the top of two face-up cards): not a
+    # decision point; then four deals
+    after_deal = replay(start, "deal").position
+    quiet = next(
+        a
+        for a in legal_actions(after_deal)
+        if not a.is_deal and len(after_deal.up[a.src]) > a.n_cards
+    )
+    line = f"deal {quiet.text()} deal deal deal deal"
     found = where.critical(code, line, nodes)
-    if solve(start, nodes=nodes).verdict != "won":
-        assert found is None
-        return
-    index, deals, down, scored = found
-    # every deal is a decision point here: the one found is won, the next one is not
-    points = [replay(start, " ".join(["deal"] * k)).position for k in range(5)]
-    assert 0 <= index <= 4 and solve(points[index], nodes=nodes).verdict == "won"
-    assert index == 4 or solve(points[index + 1], nodes=nodes).verdict != "won"
-    assert deals == len(points[index].stock) // 10 == 5 - index
-    assert down == 44  # deals turn up no face-down card
+    assert solve(start, nodes=nodes).verdict == "won"  # so the game has a critical point
+    index, deals, down, same, scored = found
+    cuts = [0, 1, 3, 4, 5]  # the start, after each deal but the last; never after the move
+    assert index in cuts
+    at = replay(start, " ".join(line.split()[:index])).position
+    assert solve(at, nodes=nodes).verdict == "won"
+    later = cuts[cuts.index(index) + 1 :]
+    if later:
+        nxt = replay(start, " ".join(line.split()[: later[0]])).position
+        assert solve(nxt, nodes=nodes).verdict != "won"
+    assert deals == len(at.stock) // 10 and down == 44  # no face-down card turned up
     ranking: list = []
-    advise(visible_of(points[index]), seed=0, ranking=ranking)
-    assert [s[:4] for s in scored] == [
-        (" ".join(a.text() for a in plan), wins, count, value)
-        for plan, wins, count, value in ranking
-    ]
+    advice = advise(visible_of(at), seed=0, ranking=ranking)
+    played = line.split()[index : index + len(advice.plan)]
+    assert same == ([a.text() for a in advice.plan] == played)
+    assert [c[0] for c in scored] == [" ".join(a.text() for a in p[0]) for p in ranking]
     for plan, _wins, _count, _value, kept in scored:
-        after = replay(points[index], plan).position
-        assert kept == (solve(after, nodes=nodes).verdict == "won")
+        assert kept == (solve(replay(at, plan).position, nodes=nodes).verdict == "won")

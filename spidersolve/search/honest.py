@@ -292,8 +292,11 @@ def advise(
 
     ``view`` is a Position or anything ``state.as_position`` reads.
     ``ranking``, when a list, receives every candidate the samples scored,
-    best first, as ``(plan, wins, scored, mean value)`` (nothing when the
-    decision needed no scoring: one candidate, or ``vote``).
+    best first, as ``(plan, wins, scored, mean value)``: the last round's
+    order, then the candidates halved out, the later first. ``wins`` are the
+    scoring searches' (none while they are blind to the stock), not the
+    advice's estimate. Nothing is added when nothing was scored: one
+    candidate, ``vote``, nothing hidden, a won or stuck position.
 
     >>> advise("SP1-S1C-AAAAAAD", samples=2).status
     'honest'
