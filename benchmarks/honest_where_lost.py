@@ -29,7 +29,7 @@ import pandas as pd
 
 from spidersolve.search.honest import HONEST_SAMPLES, advise
 from spidersolve.search.solver import solve
-from spidersolve.state import GameCode, replay
+from spidersolve.state import GameCode, line_text, replay
 from spidersolve.state.visible import unknown_count, visible_of
 
 
@@ -98,10 +98,10 @@ def critical(code: str, line: str, nodes: int, seed: int = 0, samples: int = HON
     ranking: list = []
     advice = advise(visible_of(at), samples=samples, seed=seed, ranking=ranking)
     played = " ".join(actions[index : index + len(advice.plan)])
-    same = " ".join(a.text() for a in advice.plan) == played
+    same = line_text(advice.plan) == played
     scored = []
     for plan, wins, count, value in ranking:
-        text = " ".join(a.text() for a in plan)
+        text = line_text(plan)
         kept = solve(replay(at, text).position, nodes=nodes).verdict == "won"
         scored.append((text, wins, count, value, kept))
     return index, len(at.stock) // 10, hidden[index] - len(at.stock), same, scored

@@ -5,7 +5,7 @@ from data import load_benchmark
 
 from spidersolve.search.honest import advise
 from spidersolve.search.solver import solve
-from spidersolve.state import GameCode, legal_actions, replay
+from spidersolve.state import GameCode, legal_actions, line_text, replay
 from spidersolve.state.visible import visible_of
 
 
@@ -62,7 +62,7 @@ def test_the_critical_decision_is_a_won_point_before_one_not_won_and_its_candida
     ranking: list = []
     advice = advise(visible_of(at), seed=0, ranking=ranking)
     played = line.split()[index : index + len(advice.plan)]
-    assert same == ([a.text() for a in advice.plan] == played)
-    assert [c[0] for c in scored] == [" ".join(a.text() for a in p[0]) for p in ranking]
+    assert same == (line_text(advice.plan) == " ".join(played))
+    assert [c[0] for c in scored] == [line_text(p[0]) for p in ranking]
     for plan, _wins, _count, _value, kept in scored:
         assert kept == (solve(replay(at, plan).position, nodes=nodes).verdict == "won")

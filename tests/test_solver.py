@@ -82,6 +82,14 @@ def test_budgets_nest_won_at_n_unknown_at_n_minus_one(suits, deal):
     _assert_budgets_nest(_code(suits, deal), "", full, below_spends_all=True)
 
 
+def _no_back_beams(monkeypatch):
+    """The default's phases without back beams, after the rows or after a tail beam."""
+    from spidersolve.search import solver
+
+    for name in ("BACK_NODES", "BACK_DEALS", "BEAM_BACK_DEALS"):
+        monkeypatch.setattr(solver, name, 0)
+
+
 @pytest.mark.parametrize("cut, tail", [(60, 50_000), (60, 10), (40, 50_000)])
 def test_the_phases_of_a_budget_nest(monkeypatch, cut, tail):
     """The default's first TAIL_AFTER nodes, then the tail beams, then the default again.
@@ -106,9 +114,7 @@ def test_the_phases_of_a_budget_nest(monkeypatch, cut, tail):
     monkeypatch.setattr(solver, "TAIL_NODES", tail)
     monkeypatch.setattr(solver, "TAIL_BEAMS", beams)
     monkeypatch.setattr(solver, "FINISH_NODES", 0)  # no finisher: the next test has one
-    monkeypatch.setattr(solver, "BACK_NODES", 0)  # no back beams: tests below have them
-    monkeypatch.setattr(solver, "BACK_DEALS", 0)
-    monkeypatch.setattr(solver, "BEAM_BACK_DEALS", 0)
+    _no_back_beams(monkeypatch)  # tests below have them
     alone = solve(code, after=after, nodes=100_000, weights="default")  # the default rows alone
     full = solve(code, after=after, nodes=100_000)
     assert alone.verdict == full.verdict == "won" and alone.nodes > 50
@@ -154,9 +160,7 @@ def test_the_finisher_wins_from_a_beams_latest_position(monkeypatch):
     monkeypatch.setattr(solver, "TAIL_NODES", 500)
     monkeypatch.setattr(solver, "FINISH_NODES", 300)
     monkeypatch.setattr(solver, "TAIL_BEAMS", beams)
-    monkeypatch.setattr(solver, "BACK_NODES", 0)  # no back beams: the next tests have them
-    monkeypatch.setattr(solver, "BACK_DEALS", 0)
-    monkeypatch.setattr(solver, "BEAM_BACK_DEALS", 0)
+    _no_back_beams(monkeypatch)  # the next tests have them
     full = solve(code, after=after, nodes=1_350)
     assert full.verdict == "won" and 1_050 < full.nodes <= 1_350  # after both beams' marks
     game = as_game(code, after)

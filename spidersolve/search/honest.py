@@ -441,29 +441,20 @@ def _choose(view, legal, n_samples, seed, nodes, method, top, pool, ranking=None
             list(range(r * share, n_samples if r == n_rounds - 1 else (r + 1) * share))
             for r in range(n_rounds)
         ]
-    rounds_kept = {id(cand): (0, cand) for cand in alive}  # rounds each candidate lasted
+    halved: list = []  # the candidates halved out, in rank order, the later round first
     for r, indices in enumerate(rounds):
         for cand in alive:
             spent += score(cand, indices)
         alive = sorted(alive, key=_Candidate.rank)
         if r < len(rounds) - 1:
-            alive = alive[: max(1, (len(alive) + 1) // 2)]
-        rounds_kept.update({id(cand): (r + 1, cand) for cand in alive})
+            keep = max(1, (len(alive) + 1) // 2)
+            halved[:0] = alive[keep:]
+            alive = alive[:keep]
         if len(alive) == 1:
             break
     best = alive[0]
-    if ranking is not None:
-        # the last round's order, then the candidates halved out, the later first
-        last = {id(c) for c in alive}
-        out = sorted(
-            (kept for key, kept in rounds_kept.items() if key not in last),
-            key=lambda kept: (-kept[0], kept[1].rank()),
-        )
-        ranking.extend(
-            (c.plan, c.wins, c.scored, c.value / c.scored)
-            for c in alive + [c for _r, c in out]
-            if c.scored
-        )
+    if ranking is not None:  # every candidate was scored in the first round
+        ranking.extend((c.plan, c.wins, c.scored, c.value / c.scored) for c in alive + halved)
     if blind:  # no scoring search can win: the estimate is the samples' own searches'
         return best.plan, sum(p[0] for p in proposals), n_samples, n_samples, n_candidates, spent
     return best.plan, best.wins, best.scored, n_samples, n_candidates, spent
