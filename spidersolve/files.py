@@ -132,7 +132,8 @@ def output_problem(path: str, folder: bool = False, read_only_ok: bool = False) 
             return f"'{shown(path)}' is not a regular file"
         if not read_only_ok and not os.access(target, os.W_OK | (os.X_OK if folder else 0)):
             return f"cannot write '{shown(path)}': it is read-only"
-        return None
+        if folder:
+            return None
     above = Path(os.path.realpath(target)).parent if os.path.islink(target) else target.parent
     if folder:  # made with its parents: the nearest one there must be a folder
         while not os.path.lexists(above) and above != above.parent:
@@ -143,6 +144,13 @@ def output_problem(path: str, folder: bool = False, read_only_ok: bool = False) 
         return f"cannot write '{shown(path)}': '{shown(str(above))}' is not a folder"
     if not os.access(above, os.W_OK | os.X_OK):
         return f"cannot write '{shown(path)}': the folder '{shown(str(above))}' is read-only"
+    if not folder:  # a file is written as a temporary file beside it: make one and delete it
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=temp_prefix(target), suffix=".tmp", dir=above)
+        except OSError as err:
+            return f"cannot write '{shown(path)}': {err.strerror or err}"
+        os.close(fd)
+        os.unlink(tmp)
     return None
 
 

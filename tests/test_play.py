@@ -663,6 +663,35 @@ def test_a_saved_game_from_a_position_file_resumes_with_its_counters(tmp_path):
     assert result.output.splitlines()[-1] == "line: 1>2 2>1 1>2"
 
 
+def test_a_saved_game_from_a_position_file_with_counters_the_line_cannot_give_is_refused(
+    tmp_path, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)  # short names: long ones are cut in messages
+    source = tmp_path / "start.txt"
+    source.write_text(position_text({1: "5S", 2: ""}))
+    saved = Path("saved.txt")
+    run_cli([str(source)], ["1>2", "2>1", f"save {saved}", "quit"])
+    text = saved.read_text()
+    saved.write_text(text.replace("# moves: 2", "# moves: 1"))
+    result = run_cli([str(saved)], ["quit"])
+    assert result.exit_code == 2
+    assert result.output.splitlines() == [
+        f"error: {saved}: '# moves:' 1 is fewer than the 2 actions of '# line:'"
+    ]
+    saved.write_text(text.replace("# score: 498", "# score: 499"))
+    result = run_cli([str(saved)], ["quit"])
+    assert result.exit_code == 2
+    assert result.output.splitlines() == [
+        f"error: {saved}: '# score:' 499 is more than 2 moves and 0 removed runs can reach "
+        "(SPEC section 6)"
+    ]
+    # more moves than the line (a game resumed more than once) and a lower score are taken
+    saved.write_text(text.replace("# moves: 2", "# moves: 9").replace("# score: 498", "# score: 3"))
+    assert run_cli([str(saved)], ["quit"]).output.splitlines()[0] == (
+        f"resumed {saved}: 9 moves, score 3"
+    )
+
+
 def test_save_refusals_are_one_line(tmp_path):
     session = PlaySession(Game.start(GameCode.parse("SP1-S1C-AAAAAAD").position()))
     assert session.handle("save") == "refused: save needs a file name: save FILE"

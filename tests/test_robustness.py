@@ -1898,3 +1898,80 @@ def test_a_memory_cap_below_the_process_itself_says_lowering_nodes_cannot_help_b
 def test_a_need_and_a_cap_that_round_alike_say_by_how_much_bug():
     result = run("solve", "SP1-S1C-AAAAAAD", "--nodes", "10", "--memory", "200M")
     assert_error(result, "may need 200 MB", "15,360 bytes more than the --memory cap of 200 MB")
+
+
+# -- found by a hostile review of the commands (2026-12-06) ---------------------------------------
+
+
+def test_a_results_file_that_is_a_folder_is_refused_before_any_deal_is_solved(
+    tmp_path, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)  # a short name: long ones are cut in messages
+    out = tmp_path / "res"
+    (out / "results.parquet").mkdir(parents=True)
+    result = small_batch_result("res")
+    assert_error(result, "--out: 'res/results.parquet' is a folder, not a file")
+    assert sorted(p.name for p in out.iterdir()) == ["results.parquet"]  # no part, no lock
+
+
+def test_a_lock_file_that_is_a_folder_is_named(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "res" / ".spidersolve.lock").mkdir(parents=True)
+    assert_error(small_batch_result("res"), "--out: cannot write 'res/.spidersolve.lock': ")
+
+
+def test_a_scheduler_address_where_something_else_answers_is_one_line(tmp_path):
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+
+    def answer():  # as a web server would, to anything
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            try:
+                conn.recv(4096)
+                conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+            except OSError:
+                pass
+            conn.close()
+
+    threading.Thread(target=answer, daemon=True).start()
+    address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    try:
+        result = run(
+            "batch", "--deals", "5", "--out", str(tmp_path / "res"), "--scheduler", address
+        )
+    finally:
+        server.close()
+    assert_error(result, f"--scheduler: what answers at '{address}' is not a Dask scheduler")
+
+
+def test_an_output_file_whose_folder_takes_no_new_file_is_refused_before_any_work(
+    tmp_path, monkeypatch
+):
+    from spidersolve import files
+
+    def cannot(*args, **kwargs):
+        raise OSError(2, "No such file or directory")
+
+    monkeypatch.setattr(files.tempfile, "mkstemp", cannot)
+    monkeypatch.chdir(tmp_path)  # a short name: long ones are cut in messages
+    result = run("solve", "SP1-S1C-AAAAAAD", "--nodes", "2000", "--html", "page.html")
+    assert_error(result, "--html: cannot write 'page.html': No such file or directory")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_stats_names_a_part_file_that_is_a_pipe_and_a_device_given_as_results(tmp_path):
+    out = tmp_path / "res"
+    small_batch(out, "0:2")
+    os.mkfifo(out / "part-zzz.parquet")
+    assert_error(run("stats", str(out)), "its part-zzz.parquet is not a regular file")
+    os.unlink(out / "part-zzz.parquet")
+    assert run("stats", str(out)).exit_code == 0
+    assert_error(run("stats", "/dev/null"), "it is neither a folder nor a regular file")

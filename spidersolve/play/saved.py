@@ -13,6 +13,7 @@ from typing import NamedTuple
 from ..errors import SpiderError
 from ..state import Action, Game, GameCode, Position, PysolDeal, line_text, parse_line, replay
 from ..state.position import text_lines
+from ..state.rules import START_SCORE
 
 SAVED_HEADER = "# spidersolve saved game"
 
@@ -84,6 +85,17 @@ def read_saved_game(text: str, where: str = "saved game") -> SavedGame | None:
         raise SpiderError(f"{where}: '# line:': {err}") from None
     game = Game(position, moves, score)
     start = fields.get("start") or None
+    if not start:  # nothing to replay: at least the counters must fit the line and the table
+        runs = 100 * len(position.removed)
+        if moves < len(line):
+            raise SpiderError(
+                f"{where}: '# moves:' {moves} is fewer than the {len(line)} actions of '# line:'"
+            )
+        if score > max(START_SCORE - moves, 0) + runs:
+            raise SpiderError(
+                f"{where}: '# score:' {score} is more than {moves} moves and "
+                f"{len(position.removed)} removed runs can reach (SPEC section 6)"
+            )
     first = None
     if start:
         try:

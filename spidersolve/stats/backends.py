@@ -153,6 +153,8 @@ class DaskBackend:
                 problem = (
                     f"'{self.address}' is not a Dask scheduler address like tcp://HOST:8786: {err}"
                 )
+            except MemoryError:  # a server that is not Dask: its first bytes read as a length
+                problem = f"what answers at '{self.address}' is not a Dask scheduler"
             if problem:
                 # A Client whose constructor failed is closed by its __del__ at
                 # some later garbage collection. Should that fall inside the

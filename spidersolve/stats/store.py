@@ -53,7 +53,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..errors import SpiderError, shown
-from ..files import temp_prefix
+from ..files import output_problem, temp_prefix
 from ..files import write_atomic as write_file_atomic
 from .row_checks import row_problem
 from .schema import (
@@ -295,10 +295,19 @@ class ResultStore:
             self.path.mkdir(parents=True, exist_ok=True)
             if not os.access(self.path, os.W_OK | os.X_OK):
                 raise PermissionError(errno.EACCES, "it is read-only")
-            self._lock()
         except OSError as err:
             raise ResultsError(
                 f"--out: cannot write '{shown(str(self.path))}': {err.strerror or err}"
+            ) from None
+        # the results file is written at the end: refuse a folder or a device there now
+        problem = output_problem(str(self.path / RESULTS_NAME))
+        if problem:
+            raise ResultsError(f"--out: {problem}")
+        try:
+            self._lock()
+        except OSError as err:
+            raise ResultsError(
+                f"--out: cannot write '{shown(str(self.path / LOCK_NAME))}': {err.strerror or err}"
             ) from None
         for pattern in (".part-*.tmp", temp_prefix(self.path / RESULTS_NAME) + "*.tmp"):
             for tmp in self.path.glob(pattern):
@@ -386,23 +395,29 @@ def load_results(path) -> pd.DataFrame:
 
     >>> frame = load_results("results/")     # doctest: +SKIP
     """
+    return load_results_and_runs(path)[0]
+
+
+def load_results_and_runs(path) -> tuple[pd.DataFrame, list[dict]]:
+    """The rows and ``load_runs`` from one reading of the files; a clear error
+    (``ResultsError``) if there are none, or if a file among them is not a file."""
     if not str(path).strip():
         raise ResultsError("an empty name: give a results folder (batch --out) or file")
     store = ResultStore(path)
     if not store.path.exists():
         raise ResultsError(f"no results at '{path}': no such file or directory")
-    if (store.path / RESULTS_NAME).is_dir():
-        raise ResultsError(f"no results at '{path}': its {RESULTS_NAME} is a folder, not a file")
+    if not store.path.is_dir() and not store.path.is_file():
+        raise ResultsError(f"no results at '{path}': it is neither a folder nor a regular file")
+    if store.path.is_dir():  # a folder, a pipe, a device or a broken link is not skipped
+        for odd in [store.path / RESULTS_NAME, *sorted(store.path.glob("part-*.parquet"))]:
+            if odd.is_dir():
+                raise ResultsError(
+                    f"no results at '{path}': its {odd.name} is a folder, not a file"
+                )
+            if os.path.lexists(odd) and not odd.is_file():
+                raise ResultsError(f"no results at '{path}': its {odd.name} is not a regular file")
     if not store.exists():
         raise ResultsError(f"no results at '{path}': no results.parquet or part files")
-    return store.load()
-
-
-def load_results_and_runs(path) -> tuple[pd.DataFrame, list[dict]]:
-    """``load_results`` and ``load_runs`` from one reading of the files."""
-    store = ResultStore(path)
-    if not store.exists():
-        load_results(path)  # raises the error that says why there is nothing
     return store.load_with_meta()
 
 
