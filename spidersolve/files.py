@@ -98,10 +98,14 @@ def _name_problem(path: str, folder: bool = False) -> str | None:
     return None
 
 
-def output_problem(path: str, folder: bool = False, read_only_ok: bool = False) -> str | None:
+def output_problem(
+    path: str, folder: bool = False, read_only_ok: bool = False, probe: bool = True
+) -> str | None:
     """Why ``path`` cannot be written (a file, or with ``folder`` a folder to
     make or fill), or None when nothing stands in the way yet. ``read_only_ok``:
-    a path that is there may be read-only (its writer checks when it writes).
+    a folder that is there may be read-only (its writer checks when it writes).
+    ``probe``: for a file, make and delete a temporary file beside it, as its
+    writer will (a folder may take no new file whatever its permissions say).
 
     Checked before any work, so a command refuses at once, not after a long
     run or with half its output printed.
@@ -144,13 +148,27 @@ def output_problem(path: str, folder: bool = False, read_only_ok: bool = False) 
         return f"cannot write '{shown(path)}': '{shown(str(above))}' is not a folder"
     if not os.access(above, os.W_OK | os.X_OK):
         return f"cannot write '{shown(path)}': the folder '{shown(str(above))}' is read-only"
-    if not folder:  # a file is written as a temporary file beside it: make one and delete it
-        try:
-            fd, tmp = tempfile.mkstemp(prefix=temp_prefix(target), suffix=".tmp", dir=above)
-        except OSError as err:
-            return f"cannot write '{shown(path)}': {err.strerror or err}"
+    if not folder and probe:  # a file is written as a temporary file beside it: make one
+        return _probe(path, target, above)
+    return None
+
+
+def _probe(path: str, target: Path, above: Path) -> str | None:
+    """Make a temporary file in ``above`` as ``write_atomic`` would for ``target``,
+    and delete it; why that failed, or None."""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=temp_prefix(target), suffix=".tmp", dir=above)
+    except OSError as err:
+        return f"cannot write '{shown(path)}': {err.strerror or err}"
+    try:
         os.close(fd)
-        os.unlink(tmp)
+    finally:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        except OSError as err:  # made but not deleted (an append-only folder): not writable
+            return f"cannot write '{shown(path)}': {err.strerror or err}"
     return None
 
 

@@ -685,7 +685,12 @@ def test_a_saved_game_from_a_position_file_with_counters_the_line_cannot_give_is
         f"error: {saved}: '# score:' 499 is more than 2 moves and 0 removed runs can reach "
         "(SPEC section 6)"
     ]
-    # more moves than the line (a game resumed more than once) and a lower score are taken
+    # no counters: the line's actions and the score they leave
+    saved.write_text(text.replace("# moves: 2\n", "").replace("# score: 498\n", ""))
+    assert run_cli([str(saved)], ["quit"]).output.splitlines()[0] == (
+        f"resumed {saved}: 2 moves, score 498"
+    )
+    # more moves than the line (a hand-edited file) and a lower score are taken
     saved.write_text(text.replace("# moves: 2", "# moves: 9").replace("# score: 498", "# score: 3"))
     assert run_cli([str(saved)], ["quit"]).output.splitlines()[0] == (
         f"resumed {saved}: 9 moves, score 3"

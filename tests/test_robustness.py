@@ -1920,7 +1920,14 @@ def test_a_lock_file_that_is_a_folder_is_named(tmp_path, monkeypatch):
     assert_error(small_batch_result("res"), "--out: cannot write 'res/.spidersolve.lock': ")
 
 
-def test_a_scheduler_address_where_something_else_answers_is_one_line(tmp_path):
+@pytest.mark.parametrize(
+    "answer",
+    [
+        b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n",  # read as a huge length
+        (24).to_bytes(8, "little") + b"\xff" * 64,  # a small length, then no Dask frame
+    ],
+)
+def test_a_scheduler_address_where_something_else_answers_is_one_line(tmp_path, answer):
     import socket
     import threading
 
@@ -1928,7 +1935,7 @@ def test_a_scheduler_address_where_something_else_answers_is_one_line(tmp_path):
     server.bind(("127.0.0.1", 0))
     server.listen(8)
 
-    def answer():  # as a web server would, to anything
+    def serve():  # the same answer to anything
         while True:
             try:
                 conn, _ = server.accept()
@@ -1936,12 +1943,12 @@ def test_a_scheduler_address_where_something_else_answers_is_one_line(tmp_path):
                 return
             try:
                 conn.recv(4096)
-                conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+                conn.sendall(answer)
             except OSError:
                 pass
             conn.close()
 
-    threading.Thread(target=answer, daemon=True).start()
+    threading.Thread(target=serve, daemon=True).start()
     address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
     try:
         result = run(
@@ -1975,3 +1982,60 @@ def test_stats_names_a_part_file_that_is_a_pipe_and_a_device_given_as_results(tm
     os.unlink(out / "part-zzz.parquet")
     assert run("stats", str(out)).exit_code == 0
     assert_error(run("stats", "/dev/null"), "it is neither a folder nor a regular file")
+
+
+def test_a_probe_file_that_cannot_be_deleted_is_a_refusal_not_a_traceback(tmp_path, monkeypatch):
+    from spidersolve import files
+
+    real = os.unlink
+
+    def append_only(path, *args, **kwargs):  # as in a folder made append-only (chattr +a)
+        if str(path).endswith(".tmp"):
+            real(path)  # (gone all the same, so the test leaves nothing behind)
+            raise PermissionError(1, "Operation not permitted")
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(files.os, "unlink", append_only)
+    monkeypatch.chdir(tmp_path)
+    assert files.output_problem("page.html") == (
+        "cannot write 'page.html': Operation not permitted"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_existing_file_whose_folder_takes_no_new_file_is_refused(tmp_path, monkeypatch):
+    from spidersolve import files
+
+    def cannot(*args, **kwargs):
+        raise OSError(2, "No such file or directory")
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "page.html").write_text("mine")
+    monkeypatch.setattr(files.tempfile, "mkstemp", cannot)
+    assert files.output_problem("page.html") == (
+        "cannot write 'page.html': No such file or directory"
+    )
+    assert (tmp_path / "page.html").read_text() == "mine"
+
+
+def test_a_results_file_that_is_a_device_is_refused_before_any_deal_is_solved(
+    tmp_path, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "res").mkdir()
+    os.symlink("/dev/null", tmp_path / "res" / "results.parquet")
+    result = small_batch_result("res")
+    assert_error(result, "--out: 'res/results.parquet' is not a regular file")
+    assert sorted(p.name for p in (tmp_path / "res").iterdir()) == ["results.parquet"]
+
+
+def test_a_part_that_vanishes_while_it_is_looked_at_is_none_and_a_broken_link_is_named(tmp_path):
+    from spidersolve.stats.store import _not_a_file
+
+    assert _not_a_file(tmp_path / "part-gone.parquet") is None  # deleted by a compaction
+    os.symlink(tmp_path / "nowhere", tmp_path / "part-link.parquet")
+    assert _not_a_file(tmp_path / "part-link.parquet") == "is a broken link"
+    (tmp_path / "part-dir.parquet").mkdir()
+    assert _not_a_file(tmp_path / "part-dir.parquet") == "is a folder, not a file"
+    (tmp_path / "part-ok.parquet").write_bytes(b"")
+    assert _not_a_file(tmp_path / "part-ok.parquet") is None

@@ -72,26 +72,30 @@ def read_saved_game(text: str, where: str = "saved game") -> SavedGame | None:
     except SpiderError as err:
         raise SpiderError(f"{where}: {err}") from None
     try:
-        moves, score = int(fields.get("moves", "0")), int(fields.get("score", "500"))
+        line = parse_line(fields.get("line", ""))
+    except SpiderError as err:
+        raise SpiderError(f"{where}: '# line:': {err}") from None
+    try:
+        # no '# moves:' or '# score:': what the line and the removed runs give (SPEC
+        # section 6, with the score never at 0), as the toolkit writes them
+        moves = int(fields.get("moves", str(len(line))))
+        unfloored = max(START_SCORE - moves, 0) + 100 * len(position.removed)
+        score = int(fields.get("score", str(unfloored)))
         if moves < 0 or score < 0:
             raise ValueError
     except ValueError:
         raise SpiderError(
             f"{where}: '# moves:' and '# score:' must be whole numbers 0 or more"
         ) from None
-    try:
-        line = parse_line(fields.get("line", ""))
-    except SpiderError as err:
-        raise SpiderError(f"{where}: '# line:': {err}") from None
     game = Game(position, moves, score)
     start = fields.get("start") or None
     if not start:  # nothing to replay: at least the counters must fit the line and the table
-        runs = 100 * len(position.removed)
+        points = 100 * len(position.removed)
         if moves < len(line):
             raise SpiderError(
                 f"{where}: '# moves:' {moves} is fewer than the {len(line)} actions of '# line:'"
             )
-        if score > max(START_SCORE - moves, 0) + runs:
+        if score > max(START_SCORE - moves, 0) + points:
             raise SpiderError(
                 f"{where}: '# score:' {score} is more than {moves} moves and "
                 f"{len(position.removed)} removed runs can reach (SPEC section 6)"

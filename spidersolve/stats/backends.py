@@ -153,7 +153,8 @@ class DaskBackend:
                 problem = (
                     f"'{self.address}' is not a Dask scheduler address like tcp://HOST:8786: {err}"
                 )
-            except MemoryError:  # a server that is not Dask: its first bytes read as a length
+            except Exception:  # a server that is not Dask: its bytes read as Dask's
+                # (a length: MemoryError; a frame: struct.error; ...)
                 problem = f"what answers at '{self.address}' is not a Dask scheduler"
             if problem:
                 # A Client whose constructor failed is closed by its __del__ at

@@ -45,6 +45,7 @@ import errno
 import hashlib
 import json
 import os
+import stat
 from collections import OrderedDict
 from pathlib import Path
 
@@ -300,7 +301,8 @@ class ResultStore:
                 f"--out: cannot write '{shown(str(self.path))}': {err.strerror or err}"
             ) from None
         # the results file is written at the end: refuse a folder or a device there now
-        problem = output_problem(str(self.path / RESULTS_NAME))
+        # (no probe file: before the lock, another batch's clean-up could take it)
+        problem = output_problem(str(self.path / RESULTS_NAME), probe=False)
         if problem:
             raise ResultsError(f"--out: {problem}")
         try:
@@ -410,15 +412,28 @@ def load_results_and_runs(path) -> tuple[pd.DataFrame, list[dict]]:
         raise ResultsError(f"no results at '{path}': it is neither a folder nor a regular file")
     if store.path.is_dir():  # a folder, a pipe, a device or a broken link is not skipped
         for odd in [store.path / RESULTS_NAME, *sorted(store.path.glob("part-*.parquet"))]:
-            if odd.is_dir():
-                raise ResultsError(
-                    f"no results at '{path}': its {odd.name} is a folder, not a file"
-                )
-            if os.path.lexists(odd) and not odd.is_file():
-                raise ResultsError(f"no results at '{path}': its {odd.name} is not a regular file")
+            problem = _not_a_file(odd)
+            if problem:
+                raise ResultsError(f"no results at '{path}': its {odd.name} {problem}")
     if not store.exists():
         raise ResultsError(f"no results at '{path}': no results.parquet or part files")
     return store.load_with_meta()
+
+
+def _not_a_file(path: Path) -> str | None:
+    """Why ``path`` is there but is no results file; None for a regular file or
+    none at all (a part a compaction deletes while it is looked at is none)."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        try:
+            os.lstat(path)
+        except FileNotFoundError:
+            return None
+        return "is a broken link"
+    if stat.S_ISDIR(mode):
+        return "is a folder, not a file"
+    return None if stat.S_ISREG(mode) else "is not a regular file"
 
 
 def load_runs(path) -> list[dict]:
