@@ -2039,3 +2039,14 @@ def test_a_part_that_vanishes_while_it_is_looked_at_is_none_and_a_broken_link_is
     assert _not_a_file(tmp_path / "part-dir.parquet") == "is a folder, not a file"
     (tmp_path / "part-ok.parquet").write_bytes(b"")
     assert _not_a_file(tmp_path / "part-ok.parquet") is None
+
+
+def test_a_source_that_is_a_link_loop_or_a_broken_link_is_named_so(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    os.symlink("loop2", "loop1")
+    os.symlink("loop1", "loop2")
+    os.symlink("gone.txt", "broken")
+    for name in ("loop1", "broken"):
+        assert_error(
+            run("solve", name), f"'{name}' is a symbolic link that leads to no file (a loop,"
+        )

@@ -58,8 +58,8 @@ def read_file_text(source: str, what: str = "position file") -> str:
 
 
 def _kind(source: str) -> str:
-    """``file``, ``dir``, ``other`` (a device, a pipe) or ``none`` (also for a
-    name the system cannot look up)."""
+    """``file``, ``dir``, ``other`` (a device, a pipe), ``link`` (a symbolic link
+    that leads to nothing) or ``none`` (also for a name the system cannot look up)."""
     try:
         path = Path(source)
         if path.is_file():
@@ -68,6 +68,8 @@ def _kind(source: str) -> str:
             return "dir"
         if path.exists():
             return "other"
+        if path.is_symlink():
+            return "link"
     except (OSError, ValueError):  # a name too long, a NUL byte
         pass
     return "none"
@@ -123,6 +125,11 @@ def load_source(source: str) -> tuple[Position, str]:
         raise SpiderError(
             f"'{shown(source)}' is not a regular file (a device or a pipe: give - to read "
             f"standard input), not {WHAT}"
+        )
+    if kind == "link":
+        raise SpiderError(
+            f"'{shown(source)}' is a symbolic link that leads to no file (a loop, or its "
+            f"target is gone), not {WHAT}"
         )
     if ascii_upper(text).startswith("SP") and len(text) <= 64:
         code = GameCode.parse(text)
