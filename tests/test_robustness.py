@@ -809,6 +809,18 @@ def test_a_column_given_as_1_and_01_is_refused_bug():
     assert_error(run("deal", "-", input=text), "line 14", "given twice", "line 4")
 
 
+@pytest.mark.parametrize(
+    "old, new",
+    [("1: ", "1:"), ("1: ", "1 : "), ("stock: ", "stock:"), ("removed:", "removed :")],
+)
+def test_a_label_run_into_its_cards_or_split_from_its_colon_is_refused(old, new):
+    """SPEC section 8: tokens are separated by white space; nothing is guessed."""
+    text = deal3_text()
+    assert run("deal", "-", input=text).exit_code == 0
+    result = run("deal", "-", input=text.replace(old, new, 1))
+    assert_error(result, "the label and its colon are one token")
+
+
 @pytest.mark.parametrize("char", ["\x0c", "\x85", "\u2028", "\x1c", "\x1d", "\x1e", "\v"])
 def test_only_newlines_end_a_line_of_a_position_bug(char):
     lines = deal3_text().split("\n")

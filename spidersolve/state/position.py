@@ -177,7 +177,13 @@ class Position:
                     raise PositionError(
                         f"expected 'removed:', 'stock:' or 'N:' and cards, got '{shown(line)}'"
                     )
-                key = ascii_lower(key.strip(BLANKS))
+                if key != key.lstrip(BLANKS).rstrip(BLANKS) or (rest and rest[0] not in BLANKS):
+                    # tokens are separated by white space (SPEC section 8): 'N:' is one
+                    raise PositionError(
+                        f"'{shown(line)}': the label and its colon are one token, "
+                        "with white space after it, as in '1: 3H | TS'"
+                    )
+                key = ascii_lower(key)
                 if re.fullmatch(r"[0-9]{1,2}", key):
                     key = str(int(key))  # '01:' is column 1 too
                 if key in where:
