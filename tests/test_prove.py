@@ -195,6 +195,25 @@ def test_solve_prove_walks_when_the_search_gives_up(tmp_path):
     assert "every reachable position was walked" in result.output
 
 
+def test_solve_prove_text_of_a_won_deal_gives_the_score_as_solve_does():
+    result = _run(["solve", "SP1-S1C-AAAAAAD", "--nodes", "20000", "--prove", "--memory", "500M"])
+    assert result.exit_code == 0, result.output
+    plain = _run(["solve", "SP1-S1C-AAAAAAD", "--nodes", "20000"])
+    score = [x for x in plain.output.splitlines() if x.startswith("score: ")]
+    assert "verdict: won" in result.output and score
+    if "settled by: search" in result.output:  # the same search: the same line and score
+        assert score[0] in result.output.splitlines()
+    assert any(x.startswith("score: ") for x in result.output.splitlines())
+
+
+def test_solve_prove_with_too_little_memory_prints_only_the_refusal():
+    result = _run(["solve", "SP1-S1C-AAAAAAD", "--nodes", "20000", "--prove", "--memory", "300M"])
+    assert result.exit_code == 2
+    assert result.output.splitlines() == [
+        "error: --memory 300 MB is too little for the walk: it needs at least 339 MB"
+    ]
+
+
 def test_solve_prove_json_of_a_won_deal():
     import json
 

@@ -214,8 +214,9 @@ def _further_searches(search: str) -> str:
 def _prove(game: Game, nodes: int, memory: int | None, as_json: bool) -> None:
     """``solve --prove``: the search, then (if unknown) the exhaustive walk."""
     from ..search.memory import size_text
-    from ..search.prove import prove
+    from ..search.prove import prove, walk_memory
 
+    memory = walk_memory(memory)  # a refusal is the only line printed
     if not as_json:
         click.echo(
             "proving: the search first, then, if it says unknown, a walk over every "
@@ -237,6 +238,7 @@ def _prove(game: Game, nodes: int, memory: int | None, as_json: bool) -> None:
     click.echo(f"seconds: {result.seconds:.3f}")
     if result.verdict == "won":
         click.echo(f"moves: {len(result.line)}")
+        click.echo(f"score: {result.score}")
         click.echo(f"line: {line_text(result.line)}")
     elif result.verdict == "lost":
         click.echo("no winning line exists: every reachable position was walked")

@@ -144,6 +144,20 @@ def walk(game: Game, memory: int, nodes: int = MAX_NODES, every: bool = False):
     return verdict, won_line, result, used
 
 
+def walk_memory(memory: int | None) -> int:
+    """The bytes the walk may hold: ``memory``, or 80% of the memory available;
+    SpiderError when that is below ``MIN_MEMORY``."""
+    if memory is None:
+        free = available_bytes()
+        memory = int(0.8 * free) if free else 4 * 2**30
+    if memory < MIN_MEMORY:
+        raise SpiderError(
+            f"--memory {size_text(memory)} is too little for the walk: "
+            f"it needs at least {size_text(MIN_MEMORY)}"
+        )
+    return memory
+
+
 def prove(
     source,
     memory: int | None = None,
@@ -165,14 +179,7 @@ def prove(
     """
     started = time.perf_counter()
     game = as_game(source, after)
-    if memory is None:
-        free = available_bytes()
-        memory = int(0.8 * free) if free else 4 * 2**30
-    if memory < MIN_MEMORY:
-        raise SpiderError(
-            f"--memory {size_text(memory)} is too little for the walk: "
-            f"it needs at least {size_text(MIN_MEMORY)}"
-        )
+    memory = walk_memory(memory)
     first, _ = _solve_game(game, search_nodes)
     if first.verdict != "unknown":
         return ProveResult(
