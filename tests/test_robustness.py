@@ -2062,3 +2062,16 @@ def test_a_source_that_is_a_link_loop_or_a_broken_link_is_named_so(tmp_path, mon
         assert_error(
             run("solve", name), f"'{name}' is a symbolic link that leads to no file (a loop,"
         )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["code", "--suits", "4", "--deal", "\uff13"],  # a full-width 3
+        ["code", "--suits", "4", "--deal", "1_000"],
+        ["perft", "SP1-S1C-AAAAAAD", "+2"],
+        ["show", "SP1-S1C-AAAAAAD", "1>8", "--from", "\u0661"],  # an Arabic-Indic 1
+    ],
+)
+def test_whole_numbers_are_ascii_digits_as_everywhere_else(args):
+    assert_error(run(*args), "is not a whole number in the digits 0-9")

@@ -27,6 +27,7 @@ from ..stats.plan import Rung, plan, retry_budgets, settings
 from ..stats.schema import DEFAULT_SEARCH
 from .options import (
     OutputPath,
+    Whole,
     announce_compile,
     memory_option,
     node_count,
@@ -127,14 +128,14 @@ def worker_count(
 )
 @click.option(
     "--samples",
-    type=click.IntRange(1, 10_000),
+    type=Whole(1, 10_000),
     default=None,
     metavar="N",
     help="--player honest: samples of the hidden cards per decision [default: 8].",
 )
 @click.option(
     "--seed",
-    type=click.IntRange(0, 2**63 - 1),
+    type=Whole(0, 2**63 - 1),
     default=0,
     show_default=True,
     help="--player honest: the seed of the samples.",
@@ -148,7 +149,7 @@ def worker_count(
 )
 @click.option(
     "--workers",
-    type=click.IntRange(min=1, max=10**6),
+    type=Whole(min=1, max=10**6),
     default=None,
     metavar="N",
     help="Worker processes [default: the number of CPUs]; 1 solves in this process. "
@@ -163,7 +164,7 @@ def worker_count(
 )
 @click.option(
     "--chunk",
-    type=int,
+    type=Whole(),
     default=None,
     metavar="N",
     help="Deals per chunk (one part file each) [default: from deals and workers].",

@@ -7,6 +7,7 @@ import click
 from ..errors import SpiderError
 from ..state import GameCode
 from ..state.codes import MAX_DEAL
+from .options import Whole
 
 suits_option = click.option(
     "--suits", type=click.Choice(["1", "2", "4"]), required=True, help="Number of suits: 1, 2 or 4."
@@ -26,7 +27,7 @@ def rules_of(relaxed: bool) -> str:
 @click.option(
     "--deal",
     "deal_number",
-    type=click.IntRange(0, MAX_DEAL),
+    type=Whole(0, MAX_DEAL),
     required=True,
     help=f"Deal number, 0 .. {MAX_DEAL}.",
 )
@@ -40,13 +41,13 @@ def code(suits, relaxed, deal_number):
 @relaxed_option
 @click.option(
     "--start",
-    type=click.IntRange(0, MAX_DEAL),
+    type=Whole(0, MAX_DEAL),
     default=0,
     show_default=True,
     help="First deal number.",
 )
 @click.option(
-    "--count", type=click.IntRange(min=0), required=True, help="How many consecutive deal numbers."
+    "--count", type=Whole(min=0), required=True, help="How many consecutive deal numbers."
 )
 def codes(suits, relaxed, start, count):
     """Print COUNT game codes for consecutive deal numbers, one per line."""

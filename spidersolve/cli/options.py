@@ -42,6 +42,23 @@ def given_options(*names: str) -> list[str]:
     ]
 
 
+class Whole(click.IntRange):
+    """``click.IntRange`` (no bounds unless given) for a number in ASCII digits:
+    Python's ``int`` would also take ``３`` (full width), ``1_000`` and ``+2``,
+    which no other number of the command line takes.
+
+    >>> Whole(0, 10).convert("7", None, None)
+    7
+    """
+
+    name = "integer"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not re.fullmatch(r"-?[0-9]+", value.strip(" \t")):
+            self.fail(f"'{shown(value)}' is not a whole number in the digits 0-9", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 class OutputPath(click.ParamType):
     """A click type for a file (or, with ``folder``, a folder) a command will
     write: refused at once, with one line, when it cannot be (``files.output_problem``).

@@ -8,6 +8,7 @@ import click
 
 from ..state import perft as reference
 from .options import (
+    Whole,
     after_option,
     announce_compile,
     echo_json,
@@ -34,7 +35,7 @@ def engine_functions(engine: str):
 
 @click.command("perft")
 @source_argument
-@click.argument("depth", type=click.IntRange(min=0, max=MAX_DEPTH))
+@click.argument("depth", type=Whole(min=0, max=MAX_DEPTH))
 @click.option(
     "--divide", "by_action", is_flag=True, help="Also print 'ACTION: count' for each first action."
 )

@@ -11,7 +11,7 @@ from ..board import terminal_style
 from ..errors import Terminated
 from ..show import Stepper, key_name, line_steps, step_text
 from ..state import load_source
-from .options import fail, html_option, no_color_option, source_argument
+from .options import Whole, fail, html_option, no_color_option, source_argument
 
 CLEAR = "\x1b[H\x1b[2J"
 
@@ -22,7 +22,7 @@ CLEAR = "\x1b[H\x1b[2J"
 @click.option(
     "--from",
     "start",
-    type=int,
+    type=Whole(),
     default=0,
     show_default=True,
     metavar="N",

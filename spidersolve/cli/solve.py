@@ -15,6 +15,7 @@ from ..state.words import line_sentences
 from .options import (
     NodeCount,
     SearchName,
+    Whole,
     after_option,
     announce_compile,
     check_search_memory,
@@ -261,14 +262,14 @@ def honest_options(fn):
     """--samples and --seed, shared by the honest commands."""
     fn = click.option(
         "--seed",
-        type=click.IntRange(0, 2**63 - 1),
+        type=Whole(0, 2**63 - 1),
         default=DEFAULT_SEED,
         show_default=True,
         help="Seed of the samples of the hidden cards (honest play).",
     )(fn)
     return click.option(
         "--samples",
-        type=click.IntRange(1, 10_000),
+        type=Whole(1, 10_000),
         default=HONEST_SAMPLES,
         show_default=True,
         help="Samples of the hidden cards per decision (honest play).",
