@@ -77,10 +77,11 @@ def read_saved_game(text: str, where: str = "saved game") -> SavedGame | None:
         raise SpiderError(f"{where}: '# line:': {err}") from None
     try:
         # no '# moves:' or '# score:': what the line and the removed runs give (SPEC
-        # section 6, with the score never at 0), as the toolkit writes them
+        # section 6), as the toolkit writes them
         moves = int(fields.get("moves", str(len(line))))
-        unfloored = max(START_SCORE - moves, 0) + 100 * len(position.removed)
-        score = int(fields.get("score", str(unfloored)))
+        # the score they leave if it never reached 0, and the most it can be
+        most = max(START_SCORE - moves, 0) + 100 * len(position.removed)
+        score = int(fields.get("score", str(most)))
         if moves < 0 or score < 0:
             raise ValueError
     except ValueError:
@@ -90,12 +91,11 @@ def read_saved_game(text: str, where: str = "saved game") -> SavedGame | None:
     game = Game(position, moves, score)
     start = fields.get("start") or None
     if not start:  # nothing to replay: at least the counters must fit the line and the table
-        points = 100 * len(position.removed)
         if moves < len(line):
             raise SpiderError(
                 f"{where}: '# moves:' {moves} is fewer than the {len(line)} actions of '# line:'"
             )
-        if score > max(START_SCORE - moves, 0) + points:
+        if score > most:
             raise SpiderError(
                 f"{where}: '# score:' {score} is more than {moves} moves and "
                 f"{len(position.removed)} removed runs can reach (SPEC section 6)"

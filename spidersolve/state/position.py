@@ -177,7 +177,7 @@ class Position:
                     raise PositionError(
                         f"expected 'removed:', 'stock:' or 'N:' and cards, got '{shown(line)}'"
                     )
-                if key != key.lstrip(BLANKS).rstrip(BLANKS) or (rest and rest[0] not in BLANKS):
+                if key != key.strip(BLANKS) or (rest and rest[0] not in BLANKS):
                     # tokens are separated by white space (SPEC section 8): 'N:' is one
                     raise PositionError(
                         f"'{shown(line)}': the label and its colon are one token, "
