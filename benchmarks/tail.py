@@ -103,6 +103,33 @@ TAIL_PAIRS = [
     # win within TAIL_AFTER (pysol-s1-back-deals.txt, pysol-s2-back-deals.txt)
     ("pysol-s1", ["pysol-s1-beamback"], "the tail beams' back beams (2026-12-06)", TAIL_AFTER),
     ("pysol-s2", ["pysol-s2-beamback"], "the tail beams' back beams (2026-12-06)", TAIL_AFTER),
+    # The finisher from every search's latest position (2026-12-06, evening): only a deal
+    # that reaches the finisher can change, so the *-finish2 sets hold the deals the sets
+    # above left unknown or won after 995,000 nodes; their rows stand for the earlier ones
+    (
+        "pysol-s4-tail",
+        ["pysol-s4-beamback", "pysol-s4-finish2"],
+        "the finisher from every search (2026-12-06)",
+        TAIL_AFTER,
+    ),
+    (
+        "pysol-s4",
+        ["pysol-s4-beamback", "pysol-s4-beamback32k", "pysol-s4-finish2", "pysol-s4-finish2-32k"],
+        "the finisher from every search (2026-12-06)",
+        TAIL_AFTER,
+    ),
+    (
+        "pysol-s1",
+        ["pysol-s1-beamback", "pysol-s1-finish2"],
+        "the finisher from every search (2026-12-06)",
+        TAIL_AFTER,
+    ),
+    (
+        "pysol-s2",
+        ["pysol-s2-beamback", "pysol-s2-finish2"],
+        "the finisher from every search (2026-12-06)",
+        TAIL_AFTER,
+    ),
 ]
 
 PUBLISHED = [

@@ -12,15 +12,17 @@ from spidersolve.cards import card_rank, card_suit
 from spidersolve.search import _terms as SK
 from spidersolve.search.heuristic import (
     DEFAULT_WEIGHTS,
+    PLAIN,
     PRESETS,
     TERMS,
     Weights,
     is_preset,
+    position_value,
     preset,
     weight_rows,
     weights_row,
 )
-from spidersolve.state import Game, GameCode, legal_actions
+from spidersolve.state import Game, GameCode, legal_actions, replay
 from spidersolve.state.packed import to_board
 
 
@@ -72,6 +74,38 @@ def test_value_is_the_weighted_sum_of_the_terms():
     for row in DEFAULT_WEIGHTS + (weights_row(buried=2, removed=7),):
         expected = sum(row[TERMS[name]] * value for name, value in terms.items())
         assert SK.evaluate(to_board(pos), np.array(row, np.int64)) == expected
+
+
+def test_the_python_value_equals_the_kernels_along_a_winning_line():
+    """Runs removed and columns emptied too (a random walk rarely gets there)."""
+    from spidersolve.search.solver import solve
+
+    result = solve("SP1-S1C-AAAAAAD", after="10>2")
+    game = replay("SP1-S1C-AAAAAAD", "10>2")
+    row = weights_row(face_down=3, breaks=2, mixed=5, empty=7, removed=11, buried=1)
+    seen = set()
+    for action in result.line:
+        board = to_board(game.position)
+        assert position_value(game.position, row) == SK.evaluate(board, np.array(row, np.int64))
+        seen.add((len(game.position.removed), sum(not u for u in game.position.up)))
+        game = game.play(action)
+    assert max(removed for removed, _ in seen) == 7 and max(empty for _, empty in seen) > 0
+
+
+@settings(deadline=None, max_examples=30)
+@given(st.sampled_from([1, 2, 4]), st.integers(0, 2**35 - 1), st.data())
+def test_the_python_value_equals_the_kernels_along_random_walks(suits, deal, data):
+    """``position_value`` (no numba, for the finisher's order) is the kernel's value."""
+    rows = (PLAIN, *DEFAULT_WEIGHTS, weights_row(buried=2, removed=7, empty=5, mixed=1))
+    game = Game.start(GameCode(suits, "classic", deal).position())
+    for _ in range(data.draw(st.integers(0, 150), label="steps")):
+        board = to_board(game.position)
+        for row in rows:
+            assert position_value(game.position, row) == SK.evaluate(board, np.array(row, np.int64))
+        actions = legal_actions(game.position)
+        if not actions:
+            break
+        game = game.play(actions[data.draw(st.integers(0, len(actions) - 1))])
 
 
 @settings(deadline=None, max_examples=30)

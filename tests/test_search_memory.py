@@ -16,7 +16,10 @@ from spidersolve.state import as_game, replay
 from spidersolve.stats import load_results
 from spidersolve.stats.store import load_runs
 
-UNKNOWN_DEAL = "pysol:4:1009"  # unknown at 1,000,000 nodes: every cap below binds
+UNKNOWN_DEAL = "pysol:4:1009"  # past 450,000 nodes for the six rows: every cap below binds
+# plspider's "appears to be unwinnable": no search here has won it, under a cap either
+# (the finisher wins pysol:4:1009 under a 40 MB cap, from a capped search's latest position)
+NO_WIN_DEAL = "pysol:4:14934"
 
 
 @pytest.mark.parametrize("cap", [20_000_000, 60_000_000])
@@ -83,8 +86,9 @@ def run(*args):
 
 
 def batch(out, *extra):
+    """Three four-suit deals: two won and 234 (SP1-S4C-AAAAAHK), unknown under a 16 MB cap."""
     return run(
-        "batch", "--suits", "4", "--deals", "0:3", "--nodes", "1e7", "--out", str(out), *extra
+        "batch", "--suits", "4", "--deals", "0,1,234", "--nodes", "1e7", "--out", str(out), *extra
     )
 
 
@@ -141,7 +145,8 @@ def test_stats_reads_a_capped_run(tmp_path):
     early = int(((rows["verdict"] == "unknown") & (rows["nodes"] < rows["node_limit"])).sum())
     assert early > 0 and report["stopped_early"] == early
     text = run("stats", str(tmp_path / "c"))
-    assert f"note: {early} unknown rows stopped before the node limit" in text.stdout
+    noun = "row" if early == 1 else "rows"
+    assert f"note: {early} unknown {noun} stopped before the node limit" in text.stdout
     plain = run(
         "batch",
         "--suits",
@@ -161,13 +166,13 @@ def test_stats_reads_a_capped_run(tmp_path):
 
 
 def test_solve_search_memory_says_the_cap_stopped_it():
-    result = run("solve", UNKNOWN_DEAL, "--nodes", "1e7", "--search-memory", "40M")
+    result = run("solve", NO_WIN_DEAL, "--nodes", "1e7", "--search-memory", "40M")
     assert result.exit_code == 0, result.output
     assert "verdict: unknown" in result.stdout
     assert "reached --search-memory 40 MB before --nodes 10000000" in result.stdout
     assert "raise --search-memory" in result.stdout
     data = json.loads(
-        run("solve", UNKNOWN_DEAL, "--nodes", "1e7", "--search-memory", "40M", "--json").stdout
+        run("solve", NO_WIN_DEAL, "--nodes", "1e7", "--search-memory", "40M", "--json").stdout
     )
     assert data["verdict"] == "unknown" and data["memory_full"] is True
     assert data["nodes"] == int(result.stdout.split("nodes: ")[1].split()[0])
@@ -207,8 +212,8 @@ def test_a_capped_first_phase_leaves_its_nodes_to_the_tail_beams():
     Each beam runs to its mark (``solver._phases``), so the first back beam
     (from the capped rows' latest position) gets what the six rows left too;
     then the beams from the deal, each followed by its own back beams (from its
-    latest position); the finisher then searches from the beams' latest
-    positions, the last beam's first, with the same cap. The six rows do not
+    latest position); the finisher then searches from every search's latest
+    positions (``_finisher_starts``), with the same cap. The six rows do not
     run a third time: they would stop where they stopped.
     """
     from spidersolve.search.heuristic import TAIL_BEAMS
@@ -217,6 +222,7 @@ def test_a_capped_first_phase_leaves_its_nodes_to_the_tail_beams():
         BACK_DEALS,
         BEAM_BACK_DEALS,
         FINISH,
+        FINISH_EACH,
         TAIL_AFTER,
         _back_starts,
         _finisher_starts,
@@ -224,37 +230,41 @@ def test_a_capped_first_phase_leaves_its_nodes_to_the_tail_beams():
     )
 
     cap = 40 * 2**20
-    game = as_game("pysol:4:1009")
+    game = as_game(NO_WIN_DEAL)
     first = _Search(game, TAIL_AFTER, None, cap)
     assert first.memory_full and first.nodes < TAIL_AFTER
     back = _back_starts(first.late_line(), BACK_DEALS)
     assert back  # the back beams run too, from the capped rows' latest line
     spent = first.nodes
-    late = []
+    late = [first.late_line()]
+    finished = 0  # the finisher's searches
     for mark, rows in _phases(10**7, None)[1:]:
         if mark is None:
             break
         if rows == BACK:
             starts, back = back[:1], back[1:]
         else:
-            starts = _finisher_starts(late) if rows == FINISH else [()]
+            starts = _finisher_starts(game, late) if rows == FINISH else [()]
         for start in starts:
             if mark - spent < 1:
                 break
+            budget = min(mark - spent, FINISH_EACH) if rows == FINISH else mark - spent
             run = _Search(
                 replay(game, start) if start else game,
-                mark - spent,
+                budget,
                 None if rows == FINISH else TAIL_BEAMS[-1] if rows == BACK else rows,
                 cap,
             )
             spent += run.nodes
+            finished += rows == FINISH
             assert run.verdict != "won"
+            if rows != FINISH and run.verdict == "unknown":
+                late.append(start + run.late_line())
             if rows not in (FINISH, BACK):
-                late.append(run.late_line())
                 back = _back_starts(late[-1], BEAM_BACK_DEALS)
     result = solve(game, nodes=10**7, memory=cap)
     assert result.verdict == "unknown" and result.memory_full
-    assert result.nodes == spent > first.nodes
+    assert result.nodes == spent > first.nodes and finished > 0
 
 
 def test_budgets_nest_under_a_cap_that_stops_the_first_phase(monkeypatch):

@@ -141,16 +141,19 @@ def test_the_phases_of_a_budget_nest(monkeypatch, cut, tail):
 
 
 def test_the_finisher_wins_from_a_beams_latest_position(monkeypatch):
-    """After the tail beams, FINISH_NODES: the default rows from each beam's latest position.
+    """After the tail beams, FINISH_NODES: the default rows from each search's latest
+    position, the fewest deals left and best plain value first, FINISH_EACH at most
+    from each.
 
-    Small phases again (the test above): neither beam wins by its mark, the
-    finisher does, from the last beam's latest position (or, when that one's
-    search ends first, the first beam's); its line is the beam's line to that
-    position and then the finisher's, replayed to a win, and budgets nest.
+    Small phases again (the test above): neither beam wins by its mark. The
+    rows' latest position comes first (no deal left, the best plain value)
+    and would be won in 321 nodes, more than FINISH_EACH; the first beam's
+    comes next and is won. The line is the line to that position and then the
+    finisher's, replayed to a win, and budgets nest.
     """
     from spidersolve.search import solver
-    from spidersolve.search.heuristic import Weights
-    from spidersolve.search.solver import _Search
+    from spidersolve.search.heuristic import Weights, position_value
+    from spidersolve.search.solver import _finisher_starts, _Search
 
     wide = Weights(face_down=5, breaks=5, mixed=5, empty=10, removed=10, spare=50, width=500)
     beams = (wide, wide.replace(width=250, noise=2, seed=1))
@@ -158,23 +161,35 @@ def test_the_finisher_wins_from_a_beams_latest_position(monkeypatch):
     after = line_text(solve(code, nodes=10_000).line[:40])
     monkeypatch.setattr(solver, "TAIL_AFTER", 50)
     monkeypatch.setattr(solver, "TAIL_NODES", 500)
-    monkeypatch.setattr(solver, "FINISH_NODES", 300)
+    monkeypatch.setattr(solver, "FINISH_NODES", 600)
+    monkeypatch.setattr(solver, "FINISH_EACH", 200)
     monkeypatch.setattr(solver, "TAIL_BEAMS", beams)
     _no_back_beams(monkeypatch)  # the next tests have them
-    full = solve(code, after=after, nodes=1_350)
-    assert full.verdict == "won" and 1_050 < full.nodes <= 1_350  # after both beams' marks
+    full = solve(code, after=after, nodes=1_650)
+    assert full.verdict == "won" and 1_050 < full.nodes <= 1_650  # after both beams' marks
     game = as_game(code, after)
+    rows = _Search(game, 50)
     runs = [_Search(game, 500, beam) for beam in beams]
-    assert [run.verdict for run in runs] == ["unknown", "unknown"]
+    assert [run.verdict for run in [rows, *runs]] == ["unknown"] * 3
     assert runs[0].nodes + runs[1].nodes == 1_000
+    late = [run.late_line() for run in (rows, *runs)]
+    starts = _finisher_starts(game, late)
+    assert sorted(starts) == sorted(set(late))  # each once
+    ends = [replay(game, start).position for start in starts]
+    keys = [(len(end.stock), position_value(end)) for end in ends]
+    assert keys == sorted(keys) and starts[0] == late[0]  # the rows' first here
+    assert solve(replay(game, starts[0]), nodes=1_000, weights="default").nodes > 200
     spent, line = 50 + 1_000, None
-    for start in (runs[1].late_line(), runs[0].late_line()):  # the last beam's first
+    for start in starts:
         assert start
-        finisher = solve(replay(game, start), nodes=1_350 - spent, weights="default")
+        budget = min(1_650 - spent, 200)
+        finisher = solve(replay(game, start), nodes=budget, weights="default")
         spent += finisher.nodes
         if finisher.verdict == "won":
             line = start + finisher.line
             break
+    assert start == starts[1] == late[1]  # the cap left nodes for the first beam's
+    assert all(not replay(game, s).position.stock for s in starts)  # no deal left
     assert (full.nodes, full.line) == (spent, line)
     assert replay(game, full.line).won
     _assert_budgets_nest(code, after, full)

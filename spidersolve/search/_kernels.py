@@ -87,8 +87,8 @@ RESULT_STOPPED = 7  # STOPPED_BY_FLAG or STOPPED_BY_MEMORY if that ended the sea
 RESULT_BYTES = 8  # bytes the search's arrays held at the end (their capacities)
 RESULT_LEAVES = 9  # positions past the reveal limit: generated and valued, not expanded
 # the entry generated with the fewest deals left, and among those the best value of
-# row 0 (the finisher starts from a tail beam's, solver._finisher_starts; the back beams
-# from the six rows' and each tail beam's, solver._back_starts)
+# row 0 (the finisher starts from every earlier search's, solver._finisher_starts; the
+# back beams from the six rows' and each tail beam's, solver._back_starts)
 RESULT_LATE_ENTRY = 10
 RESULT_LATE_KEY = 11  # its deals left x LATE_LEVEL + that value
 RESULT_SIZE = 12

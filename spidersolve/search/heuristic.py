@@ -45,6 +45,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..cards import card_rank, card_suit
 from . import _terms as K
 
 
@@ -263,6 +264,36 @@ def is_preset(name: str) -> bool:
 def beam_weights(suits: int) -> Weights:
     """The line-shortening beam's ranking for a game of ``suits`` suits."""
     return BEAM_WEIGHTS_4_SUITS if suits == 4 else BEAM_WEIGHTS
+
+
+def position_value(position, weights: Weights = PLAIN) -> int:
+    """The value of ``position`` for one row of ``weights`` (lower is better), in Python.
+
+    ``_terms.evaluate`` without numba, for code that runs beside the compiled
+    search (``solver._finisher_starts``): the terms of the module docstring,
+    weighed by ``weights``. ``tests/test_heuristic.py`` checks it against the
+    kernel.
+
+    >>> from spidersolve.state import GameCode
+    >>> position_value(GameCode(4, "classic", 0).position())  # 44 face-down cards
+    132
+    """
+    value = -weights.removed * len(position.removed)
+    for down, up in zip(position.down, position.up):
+        if not down and not up:
+            value -= weights.empty
+            continue
+        runs = 1  # same-suit runs among the face-up cards
+        for lower, upper in zip(up, up[1:]):
+            if card_rank(lower) != card_rank(upper) + 1:
+                value += weights.breaks
+                runs += 1
+            elif card_suit(lower) != card_suit(upper):
+                value += weights.mixed
+                runs += 1
+        if down:
+            value += weights.face_down * len(down) + weights.buried * runs
+    return value
 
 
 def weight_rows(weights=None) -> np.ndarray:

@@ -20,7 +20,7 @@ from . import _lines as L
 from ._frontier import MACRO_BITS
 from ._terms import W_MACRO
 from .compiled import fresh_kernels
-from .heuristic import TAIL_BEAMS, beam_weights, weight_rows
+from .heuristic import TAIL_BEAMS, beam_weights, position_value, weight_rows
 from .macros import expand
 from .native import run_search_kernel
 from .verify import verify_win
@@ -271,9 +271,10 @@ def solve(
         ``heuristic.TAIL_BEAMS`` alone from the start for 172,500 more, in
         turn, each followed by a back beam for 50,000 from that beam's own
         latest position cut before its last deal, then 5,000 for the
-        default rows from the positions those beams reached with the fewest
-        deals left (the finisher), then the default rows again with what is
-        left (``_phases``).
+        default rows from the positions all those searches reached with the
+        fewest deals left, the most promising first and 2,500 at most from
+        each (the finisher), then the default rows again with what is left
+        (``_phases``).
         Otherwise one search with those rows: named configurations
         (``heuristic.PRESETS``, where ``"default"`` is the six rows alone);
         see ``heuristic.weight_rows``.
@@ -313,17 +314,20 @@ def solve(
 # turn (two beams ranked as KPatience ranks, their ties drawn two ways), each
 # followed by BEAM_BACK_DEALS back beams from that beam's own latest position
 # (BACK_NODES each); then FINISH_NODES for the *finisher*: the default rows
-# from the position each tail beam reached with the fewest deals left (the
-# best of those by its value), the last beam's first; what is left of the
-# budget, if more than TAIL_AFTER, goes to the default rows again, from the
-# start. Chosen on training deals PySolFC four suits 6401..8400, checked on
-# 8401..14400 and 14401..18400 (docs/tuning.md).
+# from the position each search before it (the rows, each back beam, each tail
+# beam) reached with the fewest deals left (the best of those by its value),
+# the fewest deals left and best plain value first, FINISH_EACH at most from
+# each (``_finisher_starts``); what is left of the budget, if more than
+# TAIL_AFTER, goes to the default rows again, from the start. Chosen on
+# training deals PySolFC four suits 6401..8400, checked on 8401..14400 and
+# 14401..18400 (docs/tuning.md).
 TAIL_AFTER = 450_000
 BACK_NODES = 50_000
 BACK_DEALS = 2
 TAIL_NODES = 172_500
 BEAM_BACK_DEALS = 1
 FINISH_NODES = 5_000
+FINISH_EACH = 2_500  # the most nodes the finisher spends from one start
 FINISH = "finish"  # the finisher's phase (``_phases``)
 BACK = "back"  # a back beam's phase (``_phases``)
 
@@ -340,14 +344,16 @@ def _phases(nodes: int, weights) -> list[tuple[int | None, object]]:
     before it that was not a back beam (the first phase, or a tail beam), the
     line to it cut before its last deal, then (the next ``BACK``) before the
     one before (``_back_starts``). ``FINISH``: the finisher, the default
-    rows from each tail beam's latest position, the last beam's first, each
-    with what the searches before it left up to the mark. So a search that
+    rows from each earlier search's latest position in the order of
+    ``_finisher_starts``, each with what the searches before it left up to
+    the mark, ``FINISH_EACH`` at most. So a search that
     stops early, at the memory cap too, or a phase with no position to start
     from, leaves its nodes to the next, and budgets nest: a deal won with n
     nodes in all is won with the same line at every budget >= n. A solve can
     so end ``unknown`` below its node limit without a memory cap: when the
     finisher's searches end without a win (or it has no position to start
-    from), or with a limit up to the finisher's mark + ``TAIL_AFTER`` (then
+    from, or too few to spend its nodes at ``FINISH_EACH`` each), or with a
+    limit up to the finisher's mark + ``TAIL_AFTER`` (then
     the default rows again could not go past their first ``TAIL_AFTER``).
 
     >>> rows = TAIL_AFTER + BACK_DEALS * BACK_NODES
@@ -398,10 +404,23 @@ def _back_starts(line: tuple, count: int) -> list[tuple]:
     return list(dict.fromkeys(tuple(line[:k]) for k in deals[::-1][:count] if k > 0))
 
 
-def _finisher_starts(late: list) -> list:
-    """Where the finisher starts: each tail beam's latest line (``_Search.late_line``,
-    in the order the beams ran), the last beam's first, once each, none empty."""
-    return list(dict.fromkeys(line for line in late[::-1] if line))
+def _finisher_starts(game: Game, late: list) -> list:
+    """Where the finisher starts: the latest line of each search before it
+    (``_Search.late_line``, from ``game``: the six rows', each back beam's, each
+    tail beam's), the fewest deals left first, then the best plain value
+    (``heuristic.position_value``), then the order the searches ran; once each,
+    none empty.
+
+    A search's latest position is one it generated but most often never
+    expanded; with no stock left and few face-down cards, it is often won in a
+    few dozen nodes, or a dead end proved in a few hundred.
+    """
+    lines = list(dict.fromkeys(line for line in late if line))
+    ends = [replay(game, line).position for line in lines]
+    order = sorted(
+        range(len(lines)), key=lambda k: (len(ends[k].stock), position_value(ends[k]), k)
+    )
+    return [lines[k] for k in order]
 
 
 def _solve_game(game: Game, nodes: int, weights=None, shorten=False, memory=None):
@@ -418,7 +437,7 @@ def _solve_game(game: Game, nodes: int, weights=None, shorten=False, memory=None
     full = False
     first: _Search | None = None
     run: _Search | None = None
-    late: list[tuple[Action, ...]] = []  # each tail beam's latest position, for the finisher
+    late: list[tuple[Action, ...]] = []  # each search's latest position, for the finisher
     back: list[tuple[Action, ...]] = []  # the back beams' starts (_back_starts)
     prefix: tuple[Action, ...] = ()  # the line from ``game`` to where ``run`` started
     for mark, rows in _phases(nodes, weights):
@@ -429,7 +448,7 @@ def _solve_game(game: Game, nodes: int, weights=None, shorten=False, memory=None
         finishing = weights is None and rows == FINISH
         backing = weights is None and rows == BACK
         if finishing:
-            starts = _finisher_starts(late)
+            starts = _finisher_starts(game, late)
         elif backing:
             # its start, if the line it cuts (the rows' or a tail beam's) has one left
             starts = back[:1]
@@ -441,6 +460,8 @@ def _solve_game(game: Game, nodes: int, weights=None, shorten=False, memory=None
             budget = (nodes if mark is None else min(mark, nodes)) - spent
             if budget < 1:
                 break
+            if finishing:
+                budget = min(budget, FINISH_EACH)
             if run is not None:
                 run.release()  # its arrays, before the next search takes its own
             prefix = start
@@ -455,6 +476,8 @@ def _solve_game(game: Game, nodes: int, weights=None, shorten=False, memory=None
             ran = True
             if run.verdict == "won":
                 break
+            if weights is None and not finishing and run.verdict == "unknown":
+                late.append(start + run.late_line())
         if run is None or run.verdict == "won":
             break
         if not ran:
@@ -464,7 +487,6 @@ def _solve_game(game: Game, nodes: int, weights=None, shorten=False, memory=None
             # or a beam that dropped nothing): no win exists
             break
         if weights is None and rows is not None and not (finishing or backing):  # a tail beam
-            late.append(run.late_line())
             back = _back_starts(late[-1], BEAM_BACK_DEALS)  # its own back beams' starts
     assert run is not None  # the first phase always runs: nodes >= 1
     if run.verdict != "won":
