@@ -98,6 +98,23 @@ def test_a_position_file_is_a_source(tmp_path):
     assert as_position(path) == as_position(str(path)) == START
 
 
+def test_a_valid_code_is_a_code_even_where_a_file_has_its_name_bug(tmp_path, monkeypatch):
+    """A folder named like a code made the code an error; a file so named was read."""
+    from spidersolve.state import load_source
+
+    monkeypatch.chdir(tmp_path)
+    four = "SP1-S4C-AAAAAAD"
+    (tmp_path / CODE).mkdir()
+    (tmp_path / four).write_text(START.to_text())  # a one-suit position under a four-suit name
+    (tmp_path / "SP1-S2C-AAAAAAD").symlink_to(tmp_path / "gone")
+    assert load_source(CODE) == (START, CODE)
+    assert load_source(four)[0] == GameCode.parse(four).position() != START
+    assert load_source("SP1-S2C-AAAAAAD")[1] == "SP1-S2C-AAAAAAD"
+    assert load_source("./" + four) == (START, "./" + four)  # the file, named as a path
+    with pytest.raises(spidersolve.SpiderError, match="is a directory"):
+        load_source("./" + CODE)
+
+
 def test_a_source_that_is_no_position_is_refused():
     with pytest.raises(spidersolve.SpiderError, match="no such file"):
         as_position("no-such-deal")

@@ -327,3 +327,13 @@ def test_usage_errors_are_one_error_line_with_status_2(args, fragment):
 def test_help_and_version_still_exit_zero():
     assert "Usage: spidersolve deal" in ok("deal", "--help")
     assert "0.1.0" in ok("--version")
+
+
+def test_no_help_text_shows_a_missing_bound_bug():
+    """A whole-number option without bounds showed ``[x<=None]`` (batch --chunk, show --from)."""
+    import click
+
+    commands = cli.list_commands(click.Context(cli))
+    assert "batch" in commands and "show" in commands
+    for command in commands:
+        assert "None" not in ok(command, "--help"), command

@@ -94,6 +94,27 @@ def test_show_html_into_a_missing_folder_is_one_error_line(tmp_path):
     assert "no such folder" in result.stderr
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve", "SP1-S1C-AAAAAAD", "--nodes", "2000", "--html", "-"],
+        ["show", "SP1-S1C-AAAAAAD", "1>8", "--html", "-"],
+        ["batch", "--deals", "0:2", "--out", "-"],
+        ["stats", "results", "--plot", "-"],
+    ],
+)
+def test_a_dash_for_a_file_or_folder_to_write_is_refused_bug(tmp_path, monkeypatch, args):
+    """'-' is standard output where an option takes it (hints --out); elsewhere it
+    made a file called '-'."""
+    monkeypatch.chdir(tmp_path)
+    result = run(*args)
+    option = args[-2]
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"error: {option}: '-' is standard output elsewhere")
+    assert len(result.stderr.splitlines()) == 1
+    assert not (tmp_path / "-").exists()
+
+
 def test_solve_html_writes_the_page_of_the_winning_line(tmp_path):
     path = tmp_path / "s.html"
     result = run("solve", "SP1-S1C-AAAAAAD", "--html", str(path))

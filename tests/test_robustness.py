@@ -219,6 +219,33 @@ def test_ctrl_c_stops_a_batch_in_process_bug(tmp_path, workers, sig):
         load_results(out)
 
 
+def _own_group_with_ctrl_c():
+    """``preexec_fn``: a process group of its own, SIGINT as a terminal gives it."""
+    os.setpgrp()
+    ctrl_c_as_from_a_terminal()
+
+
+def test_ctrl_c_to_a_batch_starting_its_workers_prints_one_line_bug(tmp_path):
+    """Ctrl-C in a terminal signals the whole process group, workers too. A worker
+    still starting Python or importing printed a traceback; now they start with
+    SIGINT blocked and then ignore it, so only the batch process answers."""
+    for k, delay in enumerate([0.6, 0.8, 1.0, 1.2, 1.4, 1.6]):
+        proc = subprocess.Popen(
+            CLI
+            + ["batch", "--suits", "4", "--deals", "0:40", "--nodes", "100000"]
+            + ["--workers", "2", "--chunk", "2", "--quiet", "--out", str(tmp_path / f"r{k}")],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            preexec_fn=_own_group_with_ctrl_c,
+        )
+        time.sleep(delay)
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGINT)
+        _out, err = proc.communicate(timeout=60)
+        assert (proc.returncode, err) in [(130, "error: interrupted\n"), (0, "")], (delay, err)
+
+
 def test_a_set_stop_flag_ends_the_search_and_the_beam_at_once():
     import numpy as np
 
@@ -361,11 +388,14 @@ def test_a_bad_memory_size_is_one_error_line(text):
 
 
 def test_memory_sizes_and_the_estimate():
+    from spidersolve.errors import SpiderError
     from spidersolve.search.memory import BYTES_PER_NODE, needed_bytes, parse_size
 
     assert parse_size("500M") == 500 * 2**20
     assert parse_size("1.5GiB") == 3 * 2**29
     assert parse_size("4096") == 4096
+    with pytest.raises(SpiderError, match="'0.0001K' is less than a byte"):
+        parse_size("0.0001K")  # it was a cap of 0 bytes
     assert needed_bytes(1000, 2) - needed_bytes(0, 2) == 2000 * BYTES_PER_NODE
 
 
@@ -1082,6 +1112,7 @@ def test_batch_repair_sets_a_damaged_file_aside_and_solves_its_deals_again_bug(t
     )
     assert result.exit_code == 0, result.output
     assert "results.parquet.damaged" in result.stderr
+    assert "rows of other runs are only there now" in result.stderr
     assert "4 solved now" in result.stdout
     assert load_results(out).drop(columns=VOLATILE).equals(good)
     assert (out / "results.parquet.damaged").exists()
@@ -1886,7 +1917,8 @@ def test_a_negative_number_where_none_is_taken_is_named():
 def test_a_memory_cap_below_a_megabyte_is_said_in_its_unit():
     from spidersolve.search.memory import size_text
 
-    assert [size_text(n) for n in (12, 1024, 5 << 20, 3 << 30)] == [
+    assert [size_text(n) for n in (1, 12, 1024, 5 << 20, 3 << 30)] == [
+        "1 byte",
         "12 bytes",
         "1 KB",
         "5 MB",
@@ -2075,3 +2107,9 @@ def test_a_source_that_is_a_link_loop_or_a_broken_link_is_named_so(tmp_path, mon
 )
 def test_whole_numbers_are_ascii_digits_as_everywhere_else(args):
     assert_error(run(*args), "is not a whole number in the digits 0-9")
+
+
+def test_stats_shows_a_line_end_in_a_folder_name_as_an_escape_bug(tmp_path, monkeypatch):
+    """As every other command does: it showed the name with a space for the line end."""
+    monkeypatch.chdir(tmp_path)
+    assert_error(run("stats", "x\ny"), "no results at 'x\\x0ay'")

@@ -382,7 +382,8 @@ def _run(tasks, out, backend, chunk, meta, repair, draw, desc, solver=None):
             repair=repair,
             solver=solver,
             on_damaged=lambda path: click.echo(
-                f"note: a damaged results file set aside as '{path}'; its deals are solved again",
+                f"note: a damaged results file set aside as '{path}'; the deals of this "
+                "run it held are solved again, and its rows of other runs are only there now",
                 err=True,
             ),
         )

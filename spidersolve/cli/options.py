@@ -53,6 +53,12 @@ class Whole(click.IntRange):
 
     name = "integer"
 
+    def _describe_range(self) -> str:
+        """The range a help text shows: none without bounds (click says ``x<=None``)."""
+        if self.min is None and self.max is None:
+            return ""
+        return super()._describe_range()
+
     def convert(self, value, param, ctx):
         if isinstance(value, str) and not re.fullmatch(r"-?[0-9]+", value.strip(" \t")):
             self.fail(f"'{shown(value)}' is not a whole number in the digits 0-9", param, ctx)
@@ -63,7 +69,8 @@ class OutputPath(click.ParamType):
     """A click type for a file (or, with ``folder``, a folder) a command will
     write: refused at once, with one line, when it cannot be (``files.output_problem``).
 
-    ``dash``: ``-`` is standard output. ``results``: a folder of results
+    ``dash``: ``-`` is standard output; without it ``-`` is refused, not
+    taken as a file of that name (``./-`` is one). ``results``: a folder of results
     (``batch --out``) that is there already may be read-only, since a run
     with nothing left to do writes nothing; the batch refuses it when it has
     work (``ResultStore.open_for_writing``).
@@ -80,8 +87,13 @@ class OutputPath(click.ParamType):
 
         option = param.opts[0] if param is not None and param.opts else "--out"
         text = str(value)
-        if self.dash and text == "-":
-            return text
+        if text == "-":
+            if self.dash:
+                return text
+            raise SpiderError(  # elsewhere '-' is standard output: never a file so named
+                f"{option}: '-' is standard output elsewhere, and {option} writes a "
+                f"{'folder' if self.folder else 'file'}: give a name (./- names one called -)"
+            )
         problem = output_problem(text, folder=self.folder, read_only_ok=self.results)
         if problem:
             raise SpiderError(f"{option}: {problem}")

@@ -88,7 +88,10 @@ def parse_size(text: str, option: str = "--memory") -> int:
         raise SpiderError(
             f"{option}: '{text}' is not a memory size (like 4G, 500M or a number of bytes)"
         )
-    return int(value * _UNITS[unit])
+    size = int(value * _UNITS[unit])
+    if size < 1:
+        raise SpiderError(f"{option}: '{text}' is less than a byte")
+    return size
 
 
 def size_text(n: int) -> str:
@@ -99,7 +102,7 @@ def size_text(n: int) -> str:
         return f"{n / 2**20:.0f} MB"
     if n >= 2**10:
         return f"{n / 2**10:.0f} KB"
-    return f"{n} bytes"
+    return "1 byte" if n == 1 else f"{n} bytes"
 
 
 def check_memory(

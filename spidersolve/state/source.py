@@ -75,6 +75,16 @@ def _kind(source: str) -> str:
     return "none"
 
 
+def _valid_code(text: str) -> GameCode | None:
+    """``text`` as a game code, or None if it is not a valid one."""
+    if not (ascii_upper(text).startswith("SP") and len(text) <= 64):
+        return None
+    try:
+        return GameCode.parse(text)
+    except SpiderError:
+        return None
+
+
 def load_source(source: str) -> tuple[Position, str]:
     """The start position named by ``source``, and a canonical name for it.
 
@@ -82,7 +92,9 @@ def load_source(source: str) -> tuple[Position, str]:
     ----------
     source : str
         A game code, a PySolFC deal ``pysol:S:N``, a position file name, or
-        ``-`` for standard input.
+        ``-`` for standard input. A valid code or ``pysol:S:N`` is read as
+        such even where a file or folder of that name exists (``./NAME``
+        names the file).
 
     Returns
     -------
@@ -112,6 +124,9 @@ def load_source(source: str) -> tuple[Position, str]:
     if ascii_lower(text).startswith("pysol:"):
         deal = PysolDeal.parse(text)
         return deal.position(), deal.text()
+    code = _valid_code(text)
+    if code is not None:  # a code even where a file or folder has that name (./NAME reads it)
+        return code.position(), code.text()
     kind = _kind(source)
     if kind == "file":
         body = read_file_text(source)

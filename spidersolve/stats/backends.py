@@ -20,10 +20,12 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import signal
 import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 
 from ..errors import SpiderError
 
@@ -47,16 +49,25 @@ class InlineBackend:
 
 
 def _exit_with_parent(parent_pid: int) -> None:
-    """Worker initializer: end this worker when the batch process dies.
+    """Worker initializer: end this worker when the batch process dies, and
+    leave Ctrl-C to the batch process.
 
     A batch killed with ``kill -9`` cannot stop its workers, and a worker
     deep in a numba search holds the GIL for a long time. On Linux the kernel
     sends the worker SIGKILL when its parent dies (PR_SET_PDEATHSIG); a
     thread that polls the parent id covers other systems between deals.
+
+    Ctrl-C in a terminal signals every process of the batch. A worker is
+    started with SIGINT blocked (``PoolBackend.map``), so one that is still
+    starting Python or importing cannot print a traceback; here it ignores
+    SIGINT for good, and the batch process, which stops on it, ends the
+    workers.
     """
-    import signal
     import threading
 
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # a pending one is dropped
     try:
         import ctypes
 
@@ -73,6 +84,20 @@ def _exit_with_parent(parent_pid: int) -> None:
     if os.getppid() != parent_pid:
         os._exit(1)
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+@contextmanager
+def _sigint_blocked():
+    """SIGINT blocked in this thread (where the signal mask can be set) while
+    inside: processes started meanwhile begin with it blocked too."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 class PoolBackend:
@@ -111,7 +136,10 @@ class PoolBackend:
 
     def map(self, fn, chunks, **kwargs) -> Iterator[list[dict]]:
         """``fn(chunk, **kwargs)`` for every chunk, as each one finishes."""
-        futures = [self._pool.submit(fn, chunk, **kwargs) for chunk in chunks]
+        # submit starts the workers: they inherit SIGINT blocked (see _exit_with_parent),
+        # and a Ctrl-C meanwhile reaches this process once it is unblocked
+        with _sigint_blocked():
+            futures = [self._pool.submit(fn, chunk, **kwargs) for chunk in chunks]
         try:
             for future in as_completed(futures):
                 yield future.result()
