@@ -75,14 +75,15 @@ def _kind(source: str) -> str:
     return "none"
 
 
-def _valid_code(text: str) -> GameCode | None:
-    """``text`` as a game code, or None if it is not a valid one."""
+def _as_code(text: str) -> tuple[GameCode | None, SpiderError | None]:
+    """``text`` as a game code: (the code, None); (None, why not) for a name that
+    looks like one (``SP...``) but is not; (None, None) for any other name."""
     if not (ascii_upper(text).startswith("SP") and len(text) <= 64):
-        return None
+        return None, None
     try:
-        return GameCode.parse(text)
-    except SpiderError:
-        return None
+        return GameCode.parse(text), None
+    except SpiderError as err:
+        return None, err
 
 
 def load_source(source: str) -> tuple[Position, str]:
@@ -124,7 +125,7 @@ def load_source(source: str) -> tuple[Position, str]:
     if ascii_lower(text).startswith("pysol:"):
         deal = PysolDeal.parse(text)
         return deal.position(), deal.text()
-    code = _valid_code(text)
+    code, not_a_code = _as_code(text)
     if code is not None:  # a code even where a file or folder has that name (./NAME reads it)
         return code.position(), code.text()
     kind = _kind(source)
@@ -146,9 +147,8 @@ def load_source(source: str) -> tuple[Position, str]:
             f"'{shown(source)}' is a symbolic link that leads to no file (a loop, or its "
             f"target is gone), not {WHAT}"
         )
-    if ascii_upper(text).startswith("SP") and len(text) <= 64:
-        code = GameCode.parse(text)
-        return code.position(), code.text()
+    if not_a_code is not None:  # no such file: why the name is no code either
+        raise not_a_code
     raise SpiderError(f"'{shown(source)}': no such file, and it is not {WHAT}")
 
 

@@ -406,19 +406,18 @@ def load_results_and_runs(path) -> tuple[pd.DataFrame, list[dict]]:
     if not str(path).strip():
         raise ResultsError("an empty name: give a results folder (batch --out) or file")
     store = ResultStore(path)
+    name = shown(str(path))
     if not store.path.exists():
-        raise ResultsError(f"no results at '{shown(str(path))}': no such file or directory")
+        raise ResultsError(f"no results at '{name}': no such file or directory")
     if not store.path.is_dir() and not store.path.is_file():
-        raise ResultsError(
-            f"no results at '{shown(str(path))}': it is neither a folder nor a regular file"
-        )
+        raise ResultsError(f"no results at '{name}': it is neither a folder nor a regular file")
     if store.path.is_dir():  # a folder, a pipe, a device or a broken link is not skipped
         for odd in [store.path / RESULTS_NAME, *sorted(store.path.glob("part-*.parquet"))]:
             problem = _not_a_file(odd)
             if problem:
-                raise ResultsError(f"no results at '{shown(str(path))}': its {odd.name} {problem}")
+                raise ResultsError(f"no results at '{name}': its {odd.name} {problem}")
     if not store.exists():
-        raise ResultsError(f"no results at '{shown(str(path))}': no results.parquet or part files")
+        raise ResultsError(f"no results at '{name}': no results.parquet or part files")
     return store.load_with_meta()
 
 
