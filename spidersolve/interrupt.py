@@ -66,6 +66,7 @@ def run_kernel(kernel, *args):
     raise_lost()
     stop = new_flag()
     box: dict = {}
+    ended = threading.Event()
 
     def target():
         started = time.thread_time()
@@ -75,14 +76,17 @@ def run_kernel(kernel, *args):
             box["error"] = err
         finally:
             box["cpu"] = time.thread_time() - started
+            ended.set()
 
     worker = threading.Thread(target=target, name="spidersolve-kernel", daemon=True)
     worker.start()
     try:
-        worker.join()  # interruptible: the lock wait returns on a signal
+        ended.wait()  # interruptible: the lock wait returns on a signal
     except KeyboardInterrupt:
         stop[0] = 1
-        worker.join()
+        # not worker.join(): once a join is interrupted, the next one can
+        # return at once (Python 3.11) while the kernel still writes its results
+        ended.wait()
         raise
     finally:
         _helper_cpu += box.get("cpu", 0.0)

@@ -113,7 +113,7 @@ def test_the_lost_endgames_are_there():
 @pytest.mark.parametrize("index", range(len(SMALL)))
 def test_walk_of_a_lost_endgame_sees_every_reachable_position_once(index):
     pos, (verdict, count) = SMALL[index]
-    got, _, result, _ = walk(Game.start(pos), WALK_MEMORY)
+    got, _, result, _, _ = walk(Game.start(pos), WALK_MEMORY)
     assert (got, int(result[P.P_SEEN])) == ("lost", count), pos.to_text()
 
 
@@ -121,7 +121,7 @@ def test_walk_of_a_lost_endgame_sees_every_reachable_position_once(index):
 def test_walk_counts_every_position_past_a_win(index):
     pos, verdict = endgame_cases(60, seed=20261129)[index]
     limit = 400
-    got, line, result, _ = walk(Game.start(pos), WALK_MEMORY, limit, every=True)
+    got, line, result, _, _ = walk(Game.start(pos), WALK_MEMORY, limit, every=True)
     want = reference_dfs(pos, limit, every=True)
     assert (got, int(result[P.P_SEEN])) == want, pos.to_text()
     if got == "won":
@@ -132,7 +132,7 @@ def test_walk_counts_every_position_past_a_win(index):
 def test_walk_is_the_reference_walk_step_for_step(seed):
     pos = _walked(seed)
     limit = 150
-    got, line, result, _ = walk(Game.start(pos), WALK_MEMORY, limit)
+    got, line, result, _, _ = walk(Game.start(pos), WALK_MEMORY, limit)
     want = reference_dfs(pos, limit)
     assert (got, int(result[P.P_SEEN])) == want, pos.to_text()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -21,6 +22,12 @@ LONG = ["SP1-S4C-AAAAAFS", "--after", "deal deal deal", "--nodes", "3000000"]
 
 def interrupt(args, cwd=None, wait=2.5, sig=signal.SIGINT):
     """Run the command, send it ``sig`` after ``wait`` s; (status, stderr, seconds to exit)."""
+    status, _out, err, seconds = interrupt_output(args, cwd, wait, sig)
+    return status, err, seconds
+
+
+def interrupt_output(args, cwd=None, wait=2.5, sig=signal.SIGINT):
+    """``interrupt``, with standard output too: (status, stdout, stderr, seconds to exit)."""
     proc = subprocess.Popen(
         CLI + args,
         stdout=subprocess.PIPE,
@@ -34,12 +41,12 @@ def interrupt(args, cwd=None, wait=2.5, sig=signal.SIGINT):
     sent = time.monotonic()
     proc.send_signal(sig)
     try:
-        _out, err = proc.communicate(timeout=30)
+        out, err = proc.communicate(timeout=30)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.communicate()
         pytest.fail(f"still running 30 s after {signal.Signals(sig).name}")
-    return proc.returncode, err, time.monotonic() - sent
+    return proc.returncode, out, err, time.monotonic() - sent
 
 
 @pytest.mark.parametrize("command", ["solve", "hint"])
@@ -111,6 +118,30 @@ def test_ctrl_c_stops_a_deep_perft_bug(engine):
     status, err, seconds = interrupt(["perft", "SP1-S4C-AAAAABA", "10", "--engine", engine])
     assert (status, err) == (130, "error: interrupted\n")
     assert seconds < 3
+
+
+# a walk that runs far past a few seconds: the search stops at 1,000 nodes, then
+# a seen set of 16M slots takes 12M positions (40 s and more)
+WALK = ["solve", "pysol:1:1748", "--prove", "--nodes", "1000", "--memory", "1G"]
+
+
+def test_ctrl_c_stops_a_walk_and_says_how_far_it_got_bug():
+    # the walk's figures were lost: run_kernel raises the interrupt again
+    status, out, err, seconds = interrupt_output(WALK, wait=6)
+    assert status == 130 and err.endswith("error: interrupted\n")
+    assert seconds < 3
+    assert "verdict: unknown\nsettled by: walk\nsearch nodes: 1000\n" in out
+    entered = int(out.split("walk: ")[1].split(" positions")[0].replace(",", ""))
+    assert entered > 0
+    assert "no proof: the walk gave up (stopped); run it again (it starts over)" in out
+
+
+def test_sigterm_stops_a_walk_with_its_figures_as_json():
+    status, out, err, _seconds = interrupt_output(WALK + ["--json"], wait=6, sig=signal.SIGTERM)
+    assert (status, err) == (143, "error: terminated\n")
+    found = json.loads(out)
+    assert (found["verdict"], found["by"], found["why"]) == ("unknown", "walk", "stopped")
+    assert found["seen"] >= found["nodes"] > 0  # the position it stopped at is seen, not entered
 
 
 @pytest.mark.parametrize("command", ["solve", "hint"])

@@ -214,7 +214,6 @@ def _further_searches(search: str) -> str:
 
 def _prove(game: Game, nodes: int, memory: int | None, as_json: bool) -> None:
     """``solve --prove``: the search, then (if unknown) the exhaustive walk."""
-    from ..search.memory import size_text
     from ..search.prove import prove, walk_memory
 
     memory = walk_memory(memory)  # a refusal is the only line printed
@@ -224,7 +223,20 @@ def _prove(game: Game, nodes: int, memory: int | None, as_json: bool) -> None:
             "position (Ctrl-C stops it)",
             err=True,
         )
-    result = prove(game, memory=memory, search_nodes=nodes)
+    try:
+        result = prove(game, memory=memory, search_nodes=nodes)
+    except KeyboardInterrupt as stop:  # the walk's figures so far, then the one error line
+        found = getattr(stop, "proof", None)
+        if found is not None:
+            _show_proof(found, as_json)
+        raise
+    _show_proof(result, as_json)
+
+
+def _show_proof(result, as_json: bool) -> None:
+    """Print what ``prove`` found, as text or as JSON."""
+    from ..search.memory import size_text
+
     if as_json:
         echo_json(result.as_dict())
         return
@@ -244,7 +256,7 @@ def _prove(game: Game, nodes: int, memory: int | None, as_json: bool) -> None:
     elif result.verdict == "lost":
         click.echo("no winning line exists: every reachable position was walked")
     else:
-        advice = "run it again" if result.why == "stopped" else "raise --memory"
+        advice = "run it again (it starts over)" if result.why == "stopped" else "raise --memory"
         click.echo(f"no proof: the walk gave up ({result.why}); {advice}")
 
 

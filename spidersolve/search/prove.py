@@ -107,7 +107,9 @@ def table_slots(memory: int) -> int:
 def walk(game: Game, memory: int, nodes: int = MAX_NODES, every: bool = False):
     """The exhaustive walk from ``game``: (verdict, line, result array, bytes).
 
-    ``every``: walk on past a win and count every reachable position."""
+    ``every``: walk on past a win and count every reachable position. The
+    last item is the ``KeyboardInterrupt`` (Ctrl-C, or ``Terminated``) that
+    stopped the walk, for the caller to raise; else None."""
     position = game.position
     slots = table_slots(memory)
     seen_lo = np.zeros(slots, np.uint64)
@@ -119,21 +121,25 @@ def walk(game: Game, memory: int, nodes: int = MAX_NODES, every: bool = False):
     result = np.zeros(P.N_RESULT, np.int64)
     board = to_board(position, game.moves, game.score)
     fresh_kernels()  # numba's cache does not see edits to the kernels the walk inlines
-    run_kernel(
-        P.prove,
-        board,
-        position.relaxed,
-        int(nodes),
-        every,
-        CARD_KEYS,
-        STOCK_KEYS,
-        seen_lo,
-        seen_hi,
-        actions,
-        undos,
-        line,
-        result,
-    )
+    stopped: KeyboardInterrupt | None = None
+    try:
+        run_kernel(
+            P.prove,
+            board,
+            position.relaxed,
+            int(nodes),
+            every,
+            CARD_KEYS,
+            STOCK_KEYS,
+            seen_lo,
+            seen_hi,
+            actions,
+            undos,
+            line,
+            result,
+        )
+    except KeyboardInterrupt as err:  # Ctrl-C or kill: the walk has stopped; how far it got
+        stopped = err
     used = slots * SLOT_BYTES + depth * LEVEL_BYTES
     verdict = {P.WON: Verdict.WON, P.LOST: Verdict.LOST, P.UNKNOWN: Verdict.UNKNOWN}[
         int(result[P.P_VERDICT])
@@ -141,7 +147,7 @@ def walk(game: Game, memory: int, nodes: int = MAX_NODES, every: bool = False):
     won_line = None
     if verdict == "won":
         won_line = tuple(action_from_code(int(c)) for c in line[: int(result[P.P_DEPTH])])
-    return verdict, won_line, result, used
+    return verdict, won_line, result, used, stopped
 
 
 def walk_memory(memory: int | None) -> int:
@@ -174,6 +180,10 @@ def prove(
     visited every position reachable from the start; a ``won`` only after
     its line replays with the reference rules.
 
+    Ctrl-C (or ``kill``) stops the walk and is raised again, carrying what the
+    walk found so far as its ``proof`` attribute (a ``ProveResult``, ``unknown``
+    and ``why`` "stopped" unless the walk had just ended).
+
     >>> prove("SP1-S1C-AAAAAAD", memory=400 * 2**20).verdict
     Verdict.WON
     """
@@ -194,20 +204,21 @@ def prove(
             first.line,
             score=first.score,
         )
-    verdict, line, result, used = walk(game, memory, nodes)
+    verdict, line, result, used, stopped = walk(game, memory, nodes)
     why = ""
     score = None
     if verdict == "won":
-        line = shorten_line(game, line)
+        if stopped is None:  # a stopped command does not wait for the line beam
+            line = shorten_line(game, line)
         score = verify_win(game, line).score
     elif verdict == "unknown":
         full = int(result[P.P_FULL])
         why = (
             "stopped"
-            if result[P.P_STOPPED]
+            if result[P.P_STOPPED] or stopped is not None
             else WHY_FULL.get(full) or f"the node limit ({nodes:,}) was reached"
         )
-    return ProveResult(
+    found = ProveResult(
         verdict,
         "walk",
         first.nodes,
@@ -220,3 +231,7 @@ def prove(
         why,
         score,
     )
+    if stopped is not None:
+        stopped.proof = found  # type: ignore[attr-defined]  # for the command line to show
+        raise stopped
+    return found
