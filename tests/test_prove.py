@@ -19,7 +19,7 @@ from spidersolve.search import _prove as P
 from spidersolve.search.heuristic import is_preset
 from spidersolve.search.prove import MIN_MEMORY, prove, walk
 from spidersolve.search.verify import verify_win
-from spidersolve.state import Game, Position, legal_actions
+from spidersolve.state import Game, GameCode, Position, legal_actions
 from spidersolve.state.rules import apply
 
 WALK_MEMORY = 400 * 2**20
@@ -212,6 +212,33 @@ def test_solve_prove_with_too_little_memory_prints_only_the_refusal():
     assert result.output.splitlines() == [
         "error: --memory 300 MB is too little for the walk: it needs at least 339 MB"
     ]
+
+
+def test_solve_prove_with_more_memory_than_the_machine_has_is_refused_bug():
+    # it printed numpy's "Unable to allocate 256. TiB ..." (or ran the machine out of
+    # memory) after the compiling notice
+    from spidersolve.search.memory import size_text, total_bytes
+
+    for memory in ("1000T", "2000000G"):
+        result = _run(["solve", "SP1-S1C-AAAAAAD", "--nodes", "10", "--prove", "--memory", memory])
+        assert result.exit_code == 2
+        [line] = result.output.splitlines()
+        assert line.startswith("error: --memory ") and line.endswith(
+            f"is more than this machine's memory ({size_text(total_bytes())}): give at most that"
+        )
+
+
+def test_a_seen_set_the_system_will_not_map_is_one_clear_error(monkeypatch):
+    import mmap
+
+    from spidersolve.search import prove as W
+
+    def refuse(*_args):
+        raise OSError(12, "Cannot allocate memory")
+
+    monkeypatch.setattr(mmap, "mmap", refuse)
+    with pytest.raises(SpiderError, match="could not have .* smaller --memory"):
+        W.walk(Game.start(GameCode.parse("SP1-S1C-AAAAAAD").position()), MIN_MEMORY, nodes=10)
 
 
 def test_solve_prove_json_of_a_won_deal():

@@ -136,6 +136,16 @@ def test_ctrl_c_stops_a_walk_and_says_how_far_it_got_bug():
     assert "no proof: the walk gave up (stopped); run it again (it starts over)" in out
 
 
+def test_ctrl_c_stops_a_walk_with_a_large_seen_set_at_once_bug():
+    # with --memory 8G it answered after 19 s: the stop flag was polled every 16,384
+    # new positions, numpy's huge pages made each early one take a millisecond and
+    # more, and the path's counters were zeroed before the first position
+    status, out, err, seconds = interrupt_output(WALK[:-1] + ["4G"], wait=3)
+    assert status == 130 and err.endswith("error: interrupted\n")
+    assert seconds < 3
+    assert "no proof: the walk gave up (stopped)" in out
+
+
 def test_sigterm_stops_a_walk_with_its_figures_as_json():
     status, out, err, _seconds = interrupt_output(WALK + ["--json"], wait=6, sig=signal.SIGTERM)
     assert (status, err) == (143, "error: terminated\n")

@@ -34,7 +34,10 @@ N_RESULT = 7
 WON, LOST, UNKNOWN = 1, 2, 0
 FULL_NONE, FULL_TABLE, FULL_DEPTH, FULL_ACTIONS = 0, 1, 2, 3
 TABLE_LOAD = 0.75  # the seen set gives up when this full (linear probing slows past it)
-STOP_EVERY = 1 << 14
+# the stop flag is polled every STOP_EVERY new positions: with 1 << 14 a walk with
+# 8 GB answered Ctrl-C after 19 s, as each early position first touches a page of the
+# seen set (``prove._zeroed``)
+STOP_EVERY = 1 << 8
 
 
 @njit(**JIT)
@@ -140,9 +143,13 @@ def prove(
     col_hi = np.empty((max_depth + 1, N_COLS), np.uint64)
     path_lo = np.empty(max_depth + 1, np.uint64)  # each level's position's hashes
     path_hi = np.empty(max_depth + 1, np.uint64)
-    starts = np.zeros(max_depth + 1, np.int64)
-    counts = np.zeros(max_depth + 1, np.int64)
-    index = np.zeros(max_depth + 1, np.int64)
+    # each level's slots are set when the walk enters it: np.empty, as zeroing the
+    # path of a large --memory took seconds before the first position (and its stop poll)
+    starts = np.empty(max_depth + 1, np.int64)
+    counts = np.empty(max_depth + 1, np.int64)
+    index = np.empty(max_depth + 1, np.int64)
+    starts[0] = 0
+    index[0] = 0
     table_cap = np.int64(seen_lo.shape[0] * TABLE_LOAD)
     for k in range(N_RESULT):
         result[k] = 0

@@ -75,6 +75,21 @@ def available_bytes() -> int | None:
         return None
 
 
+def total_bytes() -> int | None:
+    """This machine's memory (Linux ``MemTotal``), or None if unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("MemTotal:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
 def parse_size(text: str, option: str = "--memory") -> int:
     """``"4G"``, ``"500MB"``, ``"1.5GiB"`` or a number of bytes -> bytes (units of 1024)."""
     raw = str(text).strip().upper().replace("_", "")

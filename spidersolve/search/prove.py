@@ -14,6 +14,7 @@ says ``unknown`` and how far it got.
 
 from __future__ import annotations
 
+import mmap
 import time
 from dataclasses import dataclass
 
@@ -28,7 +29,7 @@ from ..state.packed import action_from_code, to_board
 from ..verdict import Verdict
 from . import _prove as P
 from .compiled import fresh_kernels
-from .memory import BASE_BYTES, available_bytes, size_text
+from .memory import BASE_BYTES, available_bytes, size_text, total_bytes
 from .solver import DEFAULT_NODES, MAX_NODES, _solve_game, shorten_line
 from .verify import verify_win
 
@@ -104,6 +105,27 @@ def table_slots(memory: int) -> int:
     return slots
 
 
+def _zeroed(slots: int) -> np.ndarray:
+    """The seen set's zeroed uint64 array, from an anonymous mapping of its own.
+
+    Not ``np.zeros``: numpy asks for huge pages on large arrays, and on this
+    project's machines the first touch of each took milliseconds (7 ms with
+    16 GB), so a walk took seconds over its first few hundred positions and
+    to answer Ctrl-C there. With ordinary pages the flag set 1 s into a walk
+    with 8 GB is answered in 0.15 s, for some 5% more CPU time a position
+    (``benchmarks/prove_walk.py``; docs/robustness.md).
+    """
+    size = slots * np.dtype(np.uint64).itemsize
+    try:
+        buffer = mmap.mmap(-1, size)
+    except (OSError, OverflowError, ValueError) as err:
+        raise SpiderError(
+            f"the walk could not have {size_text(size)} of memory for its seen set "
+            f"({err}): give a smaller --memory"
+        ) from None
+    return np.frombuffer(buffer, np.uint64)
+
+
 def walk(game: Game, memory: int, nodes: int = MAX_NODES, every: bool = False):
     """The exhaustive walk from ``game``: (verdict, line, result array, bytes).
 
@@ -112,8 +134,8 @@ def walk(game: Game, memory: int, nodes: int = MAX_NODES, every: bool = False):
     stopped the walk, for the caller to raise; else None."""
     position = game.position
     slots = table_slots(memory)
-    seen_lo = np.zeros(slots, np.uint64)
-    seen_hi = np.zeros(slots, np.uint64)
+    seen_lo = _zeroed(slots)
+    seen_hi = _zeroed(slots)
     depth = path_levels(memory)
     actions = np.empty(depth * ACTIONS_PER_LEVEL, np.int32)
     undos = np.empty((depth, UNDO_SIZE), np.int32)
@@ -160,6 +182,12 @@ def walk_memory(memory: int | None) -> int:
         raise SpiderError(
             f"--memory {size_text(memory)} is too little for the walk: "
             f"it needs at least {size_text(MIN_MEMORY)}"
+        )
+    total = total_bytes()
+    if total and memory > total:
+        raise SpiderError(
+            f"--memory {size_text(memory)} is more than this machine's memory "
+            f"({size_text(total)}): give at most that"
         )
     return memory
 
