@@ -190,6 +190,44 @@ def test_hint_uses_the_hidden_cards_a_position_with_unknowns_names_bug():
     assert got["nodes"] != json.loads(hidden.stdout)["nodes"]
 
 
+def test_hint_honest_hides_the_cards_a_position_with_unknowns_names_bug():
+    # --honest is the visible position alone (SPEC 11): the same decision as for the
+    # full deal, although the file names every face-down card and hides the stock
+    full = GameCode.parse("SP1-S1C-AAAAAAD").position()
+    half = dataclasses.replace(full, stock=(UNKNOWN,) * len(full.stock))
+    args = ("--honest", "--samples", "2", "--json")
+    a = _run("hint", "-", *args, stdin=half.to_text())
+    b = _run("hint", "SP1-S1C-AAAAAAD", *args)
+    assert a.exit_code == 0 and b.exit_code == 0, a.output
+    a, b = json.loads(a.stdout), json.loads(b.stdout)
+    assert (a["action"], a["win_estimate"], a["nodes"]) == (
+        b["action"],
+        b["win_estimate"],
+        b["nodes"],
+    )
+    # without --honest the hint uses the face-down cards the file names
+    named = json.loads(_run("hint", "-", "--samples", "2", "--json", stdin=half.to_text()).stdout)
+    expected = advise(half, samples=2, workers=default_workers())
+    assert (named["action"], named["nodes"]) == (expected.action.text(), expected.nodes)
+
+
+ALL_FACE_UP = (
+    "spider 1 classic\nremoved: S S S S S S S\nstock:\n"
+    "1: | KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S\n2: | AS\n"
+    + "".join(f"{c}: |\n" for c in range(3, 11))
+)
+
+
+def test_an_honest_hint_with_nothing_hidden_says_one_search_decided_bug():
+    # it said "1 of 1 samples won ... 0 samples of the hidden cards"
+    out = _run("hint", "-", "--honest", stdin=ALL_FACE_UP)
+    assert out.exit_code == 0, out.output
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("2>1: move the AS")
+    assert lines[1].startswith("honest: no card is hidden, so one search decided: a win follows")
+    assert len(lines) == 2
+
+
 def test_hint_honest_after_a_line_hides_what_the_player_could_not_see():
     after = _run(
         "hint", "SP1-S1C-AAAAAAD", "--after", "1>8", "--honest", "--samples", "2", "--json"
@@ -228,8 +266,7 @@ def test_prepared_reveals_turn_up_a_card_after_moves_that_reveal_nothing():
     from spidersolve.state import HiddenCard
 
     view = _mid_game("SP1-S1C-AAAAAAD", 12)
-    fill = samples(view, 2, 5)
-    found = _prepared_reveals(view, fill[0], 3)
+    found = _prepared_reveals(view, 3)
     assert 1 <= len(found) <= 3
     for plan, (before, last) in found:
         assert len(plan) >= 2 and plan[-1] == last and not last.is_deal
@@ -240,9 +277,24 @@ def test_prepared_reveals_turn_up_a_card_after_moves_that_reveal_nothing():
         assert pos == before
         with pytest.raises(HiddenCard):  # the last one turns up a face-down card
             apply(pos, last)
-    # the ranking reads face-up cards only: another filling gives the same plans
-    assert _prepared_reveals(view, fill[1], 3) == found
-    assert _prepared_reveals(view, fill[0], 0) == []
+    _ranked_as_the_kernel_ranks(view, found)
+    assert _prepared_reveals(view, 0) == []
+
+
+def _ranked_as_the_kernel_ranks(view, found):
+    """The plans are in the order of the kernel's plain value of the table before their
+    last action, then of length, in any filling of the hidden cards (face-up cards only)."""
+    from spidersolve.search._terms import evaluate
+    from spidersolve.search.heuristic import PLAIN, weight_rows
+    from spidersolve.state.packed import to_board
+
+    row = weight_rows(PLAIN)[0]
+    for fill in samples(view, 2, 5):
+        keys = [
+            (int(evaluate(to_board(replay(fill, plan[:-1]).position), row)), len(plan))
+            for plan, _key in found
+        ]
+        assert keys == sorted(keys)
 
 
 def test_prepared_reveals_are_among_the_candidates_scored(monkeypatch):
@@ -279,8 +331,7 @@ def test_prepared_deals_deal_after_moves_that_reveal_nothing():
     from spidersolve.state import HiddenCard
 
     view = Position.from_text(ONLY_DEALS)
-    fill = samples(view, 2, 5)
-    found = _prepared_reveals(view, fill[0], 3, deals=True)
+    found = _prepared_reveals(view, 3, deals=True)
     assert len(found) == 3
     for plan, (before, last) in found:
         assert len(plan) >= 2 and plan[-1] == last and last.is_deal
@@ -291,8 +342,8 @@ def test_prepared_deals_deal_after_moves_that_reveal_nothing():
         assert pos == before
         with pytest.raises(HiddenCard):  # the deal turns up the stock's cards
             apply(pos, last)
-    assert _prepared_reveals(view, fill[1], 3, deals=True) == found  # face-up cards only
-    assert _prepared_reveals(view, fill[0], 0, deals=True) == []
+    _ranked_as_the_kernel_ranks(view, found)
+    assert _prepared_reveals(view, 0, deals=True) == []
 
 
 def test_prepared_deals_are_scored_when_every_candidate_deals(monkeypatch):

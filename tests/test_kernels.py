@@ -665,3 +665,22 @@ def test_the_hash_keys_on_disk_are_the_generated_ones_and_a_bad_copy_is_not_used
     for where in bad:
         again = keys.load_keys(where)
         assert (again[0] == card).all() and (again[1] == stock).all(), where
+
+
+def test_prove_announces_the_walk_it_compiles_not_the_search_bug(tmp_path, monkeypatch, capsys):
+    # solve --prove looked for numba's search kernel, which the compiled extension
+    # never writes, so it said "compiling" on every run, and never for the walk
+    from spidersolve.cli.options import announce_compile
+    from spidersolve.search import compiled, native
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(native, "native_kernel", lambda name: object())  # the extension runs
+    folder = compiled.cache_dir("search")
+    folder.mkdir(parents=True)
+    announce_compile()
+    assert capsys.readouterr().err == ""  # the search compiles nothing
+    announce_compile(walk=True)
+    assert capsys.readouterr().err.startswith("compiling the numba kernels")
+    (folder / "_prove.prove-1.py311.nbi").write_bytes(b"")
+    announce_compile(walk=True)
+    assert capsys.readouterr().err == ""

@@ -6,6 +6,7 @@ was built from other kernel sources (run ``python -m spidersolve.search.build``)
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -130,6 +131,18 @@ def test_the_extension_says_nothing_of_compiling(tmp_path, monkeypatch):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # numba's cache is empty
     out = CliRunner().invoke(cli, ["solve", "SP1-S1C-AAAAAAD", "--json"])
     assert out.exit_code == 0 and out.stderr == ""
+
+
+@needs_compiler
+def test_an_honest_hint_says_nothing_of_compiling_bug(tmp_path, monkeypatch):
+    """It said "compiling" on every run: it looked for numba's search kernel in the
+    cache, which the extension never writes."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # numba's cache is empty
+    for args in (["SP1-S4C-AAAAAAD", "--honest"], ["SP1-S1C-AAAAAAD", "--honest"]):
+        out = CliRunner().invoke(cli, ["hint", *args, "--samples", "2", "--json"])
+        assert out.exit_code == 0 and out.stderr == ""
+        assert json.loads(out.stdout)["status"] == "honest"
+    assert not list(tmp_path.rglob("*.nbi"))  # and nothing was compiled
 
 
 def test_stale_sources_fall_back_to_numba(monkeypatch):

@@ -74,7 +74,7 @@ def autoplay_command(source, after, honest, samples, seed, nodes, memory, as_jso
             nodes or HONEST_NODES[game.position.suits], memory, workers, threads=True
         )
         check_search_memory(max(nodes or 0, KNOWN_NODES), memory)
-        announce_compile(native=False)
+        announce_compile()
         result = play_honest(
             game.position, samples=samples, seed=seed, nodes=nodes, workers=workers, game=game
         )

@@ -373,25 +373,30 @@ def needs_full_knowledge(position: Position, what: str) -> None:
 
 
 def announce_compile(
-    package: str = "search", kernel: str = "search", shorten: bool = False, native: bool = True
+    package: str = "search", kernel: str = "search", shorten: bool = False, walk: bool = False
 ) -> None:
     """Say on stderr, once, that the first run compiles the numba kernels.
 
-    ``shorten``: the line-shortening beam (``search/_lines.py``) is needed too.
-    ``native``: the compiled extension (``search/native.py``) may run the
-    search; a search it runs compiles nothing, and nothing is said. Not for
-    callers that may run other kernels (the honest player's ``evaluate``).
+    ``package``/``kernel``: the kernel the command runs (``<package>/_kernels.py``).
+    The search (``search``/``search``) compiles nothing when the compiled
+    extension (``search/native.py``) runs it. ``shorten``: the line-shortening
+    beam (``search/_lines.py``) runs too; ``walk``: the exhaustive walk of
+    ``--prove`` (``search/_prove.py``). Nothing is said when every kernel the
+    command needs is in numba's cache.
     """
     from ..search.compiled import drop_stale_caches, is_compiled
 
-    if native and (package, kernel, shorten) == ("search", "search", False):
+    needed = [(package, kernel, "_kernels")]
+    if (package, kernel) == ("search", "search"):
         from ..search.native import native_kernel
 
         if native_kernel("search") is not None:
-            return
-    drop_stale_caches(package)  # stale files would be compiled again (and said so each time)
-    missing = not is_compiled(package, kernel)
+            needed = []
     if shorten:
-        missing = missing or not is_compiled("search", "beam", "_lines")
-    if missing:
+        needed.append(("search", "beam", "_lines"))
+    if walk:
+        needed.append(("search", "prove", "_prove"))
+    for folder in sorted({p for p, _k, _m in needed}):
+        drop_stale_caches(folder)  # stale files would be compiled again (and said so each time)
+    if any(not is_compiled(p, k, m) for p, k, m in needed):
         click.echo("compiling the numba kernels (first run only; numba caches them)...", err=True)

@@ -48,14 +48,18 @@ def _prepare(
     nodes,
     memory,
     shorten: bool = False,
-    native: bool = True,
+    prove: bool = False,
     search_memory: int | None = None,
 ) -> tuple[Game, str]:
     game, name = start_game(source, after)
     needs_full_knowledge(game.position, "solved")
-    # native is False for --prove, which takes no --search-memory
-    check_search_memory(nodes, memory, search_memory=search_memory, cap_option=native)
-    announce_compile(shorten=shorten, native=native)
+    # --prove takes no --search-memory
+    check_search_memory(nodes, memory, search_memory=search_memory, cap_option=not prove)
+    if prove:
+        from ..search.prove import walk_memory
+
+        walk_memory(memory)  # a refusal is the only line printed
+    announce_compile(shorten=shorten, walk=prove)
     return game, name
 
 
@@ -133,7 +137,7 @@ def solve_command(
             f"--prove does not combine with {', '.join(given)}: run --prove without "
             f"{which}, or solve without --prove to use {which}"
         )
-    game, name = _prepare(source, after, nodes, memory, shorten, not prove, search_memory)
+    game, name = _prepare(source, after, nodes, memory, shorten, prove, search_memory)
     if prove:
         _prove(game, nodes, memory, as_json)
         return
@@ -305,8 +309,9 @@ def honest_options(fn):
 @click.option(
     "--honest",
     is_flag=True,
-    help="Advise from what a player sees only: face-down and stock cards hidden. "
-    "Always on for a position with unknown cards (??).",
+    help="Advise from what a player sees only: every face-down and stock card hidden "
+    "(SPEC section 11), even one a position with ?? names. Without it, a position "
+    "with unknown cards (??) gets an honest hint that uses the cards it names.",
 )
 @honest_options
 @json_option
@@ -320,6 +325,7 @@ def hint_command(source, after, nodes, memory, show_line, honest, samples, seed,
     won after the action).
     """
     game, _name = start_game(source, after)
+    hide = honest  # --honest: the visible position alone, even the cards a ?? position names
     honest = honest or game.position.has_unknown
     if honest and show_line:
         raise SpiderError(
@@ -333,8 +339,8 @@ def hint_command(source, after, nodes, memory, show_line, honest, samples, seed,
         check_search_memory(
             nodes or HONEST_NODES[game.position.suits], memory, workers, threads=True
         )
-        announce_compile(native=False)
-        _honest_hint(game, nodes, samples, seed, as_json, workers)
+        announce_compile()
+        _honest_hint(game, nodes, samples, seed, as_json, workers, hide)
         return
     check_search_memory(nodes or HINT_NODES, memory)
     announce_compile()
@@ -369,12 +375,15 @@ def hint_command(source, after, nodes, memory, show_line, honest, samples, seed,
         )
 
 
-def _honest_hint(game, nodes, samples, seed, as_json, workers: int = 1) -> None:
+def _honest_hint(game, nodes, samples, seed, as_json, workers: int = 1, hide: bool = False) -> None:
     from ..search.honest import advise
+    from ..state.visible import visible_of
 
     # advise hides every face-down and stock card of a full position; a position with
-    # ?? keeps the hidden cards it names (cards a player noted, SPEC section 11)
-    result = advise(game.position, samples=samples, seed=seed, nodes=nodes, workers=workers)
+    # ?? keeps the hidden cards it names (cards a player noted, SPEC section 11) unless
+    # --honest asks for the visible position alone
+    position = visible_of(game.position) if hide else game.position
+    result = advise(position, samples=samples, seed=seed, nodes=nodes, workers=workers)
     if as_json:
         echo_json(result.as_dict())
         return
@@ -385,6 +394,15 @@ def _honest_hint(game, nodes, samples, seed, as_json, workers: int = 1) -> None:
         click.echo("stuck: no legal action is left, so the game is lost")
         return
     click.echo(f"{result.action.text()}: {result.words}")
+    if result.samples == 0:  # nothing hidden: one full-knowledge search decided
+        click.echo(
+            "honest: no card is hidden, so one search decided: "
+            + ("a win follows" if result.wins else "no win found")
+            + f"; {plural(result.nodes, 'node')}, {result.seconds:.2f} s"
+        )
+        if len(result.plan) > 1:
+            click.echo(f"plan: {line_text(result.plan)}")
+        return
     click.echo(
         f"honest: {result.wins} of {result.scored} samples won after it "
         f"({100 * result.win_estimate:.0f}%); {plural(result.samples, 'sample')} of the hidden "

@@ -56,11 +56,9 @@ from ..state import (
     line_text,
     replay,
 )
-from ..state.packed import to_board
 from ..state.visible import samples as draw_samples
 from ..state.visible import unknown_count, visible_of
-from ._terms import evaluate
-from .heuristic import PLAIN, weight_rows
+from .heuristic import PLAIN, position_value
 from .solver import _Search, check_node_limit
 
 METHODS = ("vote", "compare", "bandit")
@@ -230,9 +228,8 @@ def _solve_before_deal(position: Position, nodes: int) -> tuple[bool, tuple[Acti
         reveals = _endgame_reveals(position.suits)
         return _solve(position, nodes, -1 if reveals is None else reveals)
     table = dataclasses.replace(position, stock=())
-    plain = weight_rows(PLAIN)[0]
     if not legal_actions(table):
-        return False, (), 0, int(evaluate(to_board(table), plain))
+        return False, (), 0, position_value(table, PLAIN)
     reveals = HONEST_BLIND_REVEALS[position.suits]
     run = _Search(Game.start(table), nodes, reveals=-1 if reveals is None else reveals)
     return False, (), run.nodes, int(run.best_value)
@@ -406,11 +403,9 @@ def _choose(view, legal, n_samples, seed, nodes, method, top, pool, ranking=None
     # ... and the tidiest ways to turn up a card after moves that reveal nothing,
     # proposed or not: the samples' lines often share one start and miss them
     n_candidates = len(ranked)
-    prepared = _prepared_reveals(view, sampled[0], HONEST_PREPARED[view.suits])
+    prepared = _prepared_reveals(view, HONEST_PREPARED[view.suits])
     if all(c.kind == DEALS for c in ranked):  # no card can turn up: where to deal?
-        prepared += _prepared_reveals(
-            view, sampled[0], HONEST_PREPARED_DEALS[view.suits], deals=True
-        )
+        prepared += _prepared_reveals(view, HONEST_PREPARED_DEALS[view.suits], deals=True)
     for plan, key in prepared:
         if key not in candidates:
             candidates[key] = _Candidate(
@@ -477,7 +472,7 @@ def _candidates_to_score(candidates: list, suits: int) -> list:
     return revealing or candidates
 
 
-def _prepared_reveals(view: Position, sample: Position, count: int, deals: bool = False) -> list:
+def _prepared_reveals(view: Position, count: int, deals: bool = False) -> list:
     """The ``count`` plans that turn up a face-down card after at least one action
     that reveals nothing, leaving the tidiest table, with their candidate keys;
     with ``deals``, the plans that deal after at least one such action instead.
@@ -487,9 +482,8 @@ def _prepared_reveals(view: Position, sample: Position, count: int, deals: bool 
     ``legal_actions``) finds every such plan; each is ranked by the value of
     the position before its last action under the plain heuristic (face-down
     cards, breaks, mixed pairs, empty columns, runs removed), then by its
-    length. Those terms read only face-up cards and counts, so ``sample`` (any
-    filling of ``view``'s hidden cards, needed to build the kernel's board)
-    does not change the ranking.
+    length. Those terms read only face-up cards and counts, so no hidden card
+    changes the ranking (``heuristic.position_value`` of the visible position).
     """
     if count <= 0:
         return []
@@ -511,13 +505,9 @@ def _prepared_reveals(view: Position, sample: Position, count: int, deals: bool 
                 queue.append(after)
     if not found:
         return []
-    plain = weight_rows(PLAIN)[0]
     ranked = sorted(
         found,
-        key=lambda item: (
-            int(evaluate(to_board(replay(sample, item[0][:-1]).position), plain)),
-            len(item[0]),
-        ),
+        key=lambda item: (position_value(replay(view, item[0][:-1]).position, PLAIN), len(item[0])),
     )
     return ranked[:count]
 
