@@ -413,6 +413,10 @@ def test_stats_shows_the_honest_rate_beside_the_solvers_verdicts(tmp_path):
     assert "lost honestly" in out.stdout and all(code in out.stdout for code in lost)
     data = json.loads(CliRunner().invoke(cli, ["stats", str(tmp_path), "--json"]).stdout)
     assert data["honest"][0]["games"] == 3
+    # the CSV is one table, the solver's groups: it says it leaves the honest games out
+    flat = CliRunner().invoke(cli, ["stats", str(tmp_path), "--csv"])
+    assert flat.exit_code == 0 and len(flat.stdout.splitlines()) == 2
+    assert "the CSV leaves out the 3 honest games" in flat.stderr
     assert data["honest"][0]["won"] == int((honest["verdict"] == "won").sum())
     # hints are the solver's: an honest game lost proves nothing of the deal
     hints = CliRunner().invoke(cli, ["hints", str(tmp_path), "--suggest-nodes", "0"])
@@ -420,6 +424,30 @@ def test_stats_shows_the_honest_rate_beside_the_solvers_verdicts(tmp_path):
     rows = list(csv.DictReader(io.StringIO(hints.stdout)))
     assert [r["code"] for r in rows] == list(frame[frame["player"] == "solver"]["code"])
     assert {r["verdict"] for r in rows} == {"won"}
+
+
+def test_stats_of_honest_games_only_bug(tmp_path):
+    # --csv printed only a header, --plot drew empty plots, --budgets and --by did nothing
+    batch(
+        tmp_path, "--workers", "1", "--player", "honest", "--samples", "1", deals="0:2", nodes="200"
+    )
+    flat = CliRunner().invoke(cli, ["stats", str(tmp_path), "--csv"])
+    assert flat.exit_code == 0, flat.output
+    rows = list(csv.DictReader(io.StringIO(flat.stdout)))
+    assert len(rows) == 1 and rows[0]["games"] == "2" and rows[0]["samples"] == "1"
+    honest = load_results(tmp_path)
+    assert rows[0]["won"] == str(int((honest["verdict"] == "won").sum()))
+    for args, named in [
+        (["--budgets", "100"], "--budgets"),
+        (["--by", "suits"], "--by"),
+        (["--plot", str(tmp_path / "p.png")], "--plot"),
+        (["--by", "search", "--plot", str(tmp_path / "p.png")], "--by, --plot"),
+    ]:
+        out = CliRunner().invoke(cli, ["stats", str(tmp_path), *args])
+        assert out.exit_code == 2 and out.stdout == ""
+        assert out.stderr.startswith(f"error: {named}: the results hold honest games only")
+        assert len(out.stderr.splitlines()) == 1
+    assert not (tmp_path / "p.png").exists()
 
 
 def test_a_resumed_run_reads_its_results_once_bug(tmp_path, monkeypatch):

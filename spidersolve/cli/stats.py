@@ -11,7 +11,7 @@ from ..board import plural
 from ..errors import SpiderError
 from ..files import output_problem, write_asked
 from ..stats.hint_table import hints_frame
-from ..stats.honest import honest_render, honest_summary, split_players
+from ..stats.honest import HONEST_BY, honest_flat, honest_render, honest_summary, split_players
 from ..stats.store import load_results, load_results_and_runs
 from ..stats.text import plain
 from ..stats.winrates import DEFAULT_BY, render, settled, stats_flat, stats_json
@@ -67,7 +67,13 @@ def _missing_note(planned: tuple[int, int, int] | None) -> str | None:
     'object per honest setting], "planned": N, "missing": N}, and "settled": '
     "[one object per setting] where a setting was run at several node limits.",
 )
-@click.option("--csv", "as_csv", is_flag=True, help="Print CSV: one line per group.")
+@click.option(
+    "--csv",
+    "as_csv",
+    is_flag=True,
+    help="Print CSV: one line per group (per honest setting when the results hold "
+    "honest games only).",
+)
 @click.option(
     "--plot",
     type=OutputPath(),
@@ -103,6 +109,22 @@ def stats(results, by, budgets, as_json, as_csv, plot):
     planned = missing_count(everything, runs)
     note = _missing_note(planned)
     frame, honest = split_players(everything)
+    if frame.empty and not honest.empty:  # honest games only: the solver's options do nothing
+        given = [
+            name
+            for name, used in (
+                ("--by", by != ",".join(DEFAULT_BY)),
+                ("--budgets", bool(budget_list)),
+                ("--plot", plot is not None),
+            )
+            if used
+        ]
+        if given:
+            raise SpiderError(
+                f"{', '.join(given)}: the results hold honest games only, which are "
+                f"grouped by {', '.join(HONEST_BY)} and have no node budgets to plot "
+                "(run stats without them)"
+            )
     # unknown before the node limit: a --search-memory cap stopped the search, a
     # beam (a --retry rung, the default's tail phase) had no position left, or
     # the default's phases left nodes unused (solver._phases)
@@ -136,8 +158,18 @@ def stats(results, by, budgets, as_json, as_csv, plot):
         if records:  # only where a setting was run at several limits (batch --retry)
             out["settled"] = [{k: plain(v) for k, v in r.items()} for r in records]
         click.echo(json.dumps(out, indent=1))
-    elif as_csv:
-        click.echo(stats_flat(frame, keys, budget_list).to_csv(index=False), nl=False)
+    elif as_csv:  # one table: the solver's groups, or the honest settings when only they ran
+        if frame.empty and not honest.empty:
+            click.echo(honest_flat(everything).to_csv(index=False), nl=False)
+        else:
+            click.echo(stats_flat(frame, keys, budget_list).to_csv(index=False), nl=False)
+            if not honest.empty:
+                left = (
+                    f"note: the CSV leaves out the {len(honest):,} honest "
+                    f"{'game' if len(honest) == 1 else 'games'}: run stats without --csv "
+                    "(or with --json) for them"
+                )
+                note = left if note is None else note + "\n" + left
     else:
         parts = [render(frame, keys, budget_list)] if not frame.empty or honest.empty else []
         if not honest.empty:

@@ -72,6 +72,15 @@ def honest_summary(frame: pd.DataFrame) -> list[dict]:
     return records
 
 
+def honest_flat(frame: pd.DataFrame) -> pd.DataFrame:
+    """``honest_summary`` as a table, one row per honest setting; the deals won with
+    full knowledge but lost honestly as one space-separated field."""
+    records = honest_summary(frame)
+    for record in records:
+        record["won_known_lost_honestly"] = " ".join(record["won_known_lost_honestly"])
+    return pd.DataFrame(records)
+
+
 def honest_render(frame: pd.DataFrame) -> str:
     """The honest table as text, then the deals won with full knowledge but lost honestly."""
     records = honest_summary(frame)
