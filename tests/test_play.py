@@ -691,10 +691,42 @@ def test_a_saved_game_from_a_position_file_with_counters_the_line_cannot_give_is
         f"resumed {saved}: 2 moves, score 498"
     )
     # more moves than the line (a hand-edited file) and a lower score are taken
-    saved.write_text(text.replace("# moves: 2", "# moves: 9").replace("# score: 498", "# score: 3"))
-    assert run_cli([str(saved)], ["quit"]).output.splitlines()[0] == (
-        f"resumed {saved}: 9 moves, score 3"
+    saved.write_text(
+        text.replace("# moves: 2", "# moves: 9").replace("# score: 498", "# score: 491")
     )
+    assert run_cli([str(saved)], ["quit"]).output.splitlines()[0] == (
+        f"resumed {saved}: 9 moves, score 491"
+    )
+    # ... but not a score that many moves cannot leave, nor a counter of 26 digits
+    for old, new, error in [
+        ("# score: 498", "# score: 3", "'# score:' 3 is less than 2 moves can leave: 498"),
+        ("# moves: 2\n# score: 498", "# moves: 0\n# score: 0", "'# moves:' 0 is fewer"),
+        (
+            "# moves: 2",
+            "# moves: " + "9" * 26,
+            "'# moves:' and '# score:' must be whole numbers 0 .. 999,999,999",
+        ),
+    ]:
+        assert old in text
+        saved.write_text(text.replace(old, new))
+        result = run_cli([str(saved)], ["quit"])
+        assert result.exit_code == 2
+        [line] = result.output.splitlines()
+        assert line.startswith(f"error: {saved}: {error}")
+
+
+def test_a_saved_game_whose_line_deals_more_than_its_stock_had_is_refused(tmp_path):
+    from spidersolve.play.saved import saved_game_text
+
+    game = Game(GameCode.parse("SP1-S1C-AAAAAAD").position(), 2, 498)
+    saved = tmp_path / "s.txt"
+    saved.write_text(saved_game_text(game, parse_line("1>8 deal")))  # the stock is whole
+    result = run_cli([str(saved)], ["quit"])
+    assert result.exit_code == 2
+    assert result.output.splitlines() == [
+        f"error: {saved}: '# line:' deals 1 time, but a stock of 50 cards leaves 50 "
+        "after 0 deals at most"
+    ]
 
 
 def test_save_refusals_are_one_line(tmp_path):

@@ -65,6 +65,16 @@ def test_a_deal_from_an_unknown_stock_needs_its_ten_cards():
     assert s.game.position.up == replay(full, "deal").position.up
 
 
+def test_tabs_part_the_words_of_deal_and_turn_bug():
+    # "deal<TAB>5D ..." was an unknown command
+    full, s = _session()
+    cards = "\t".join(card_text(c) for c in full.stock[:10])
+    assert s.handle("deal\t" + cards).startswith("deal: deal a row (4 deals left)")
+    full, s = _session()
+    s.handle("1>8")
+    assert s.handle(f"turn\t1\t{card_text(full.down[0][-1])}").startswith("1>8: move the 2S")
+
+
 def test_named_cards_stay_known_through_undo_restart_and_redo():
     full, s = _session()
     s.handle("1>8")

@@ -16,6 +16,8 @@ from ..state.position import text_lines
 from ..state.rules import START_SCORE
 
 SAVED_HEADER = "# spidersolve saved game"
+STOCK_CARDS = 50  # the stock of a deal: five deals of ten (SPEC)
+MOST_MOVES = 999_999_999  # the largest counter a saved game may give
 
 
 def saved_game_text(game: Game, line, start: str | None = None) -> str:
@@ -82,11 +84,11 @@ def read_saved_game(text: str, where: str = "saved game") -> SavedGame | None:
         # the score they leave if it never reached 0, and the most it can be
         most = max(START_SCORE - moves, 0) + 100 * len(position.removed)
         score = int(fields.get("score", str(most)))
-        if moves < 0 or score < 0:
+        if not (0 <= moves <= MOST_MOVES and 0 <= score <= MOST_MOVES):
             raise ValueError
     except ValueError:
         raise SpiderError(
-            f"{where}: '# moves:' and '# score:' must be whole numbers 0 or more"
+            f"{where}: '# moves:' and '# score:' must be whole numbers 0 .. {MOST_MOVES:,}"
         ) from None
     game = Game(position, moves, score)
     start = fields.get("start") or None
@@ -99,6 +101,21 @@ def read_saved_game(text: str, where: str = "saved game") -> SavedGame | None:
             raise SpiderError(
                 f"{where}: '# score:' {score} is more than {moves} moves and "
                 f"{len(position.removed)} removed runs can reach (SPEC section 6)"
+            )
+        least = max(START_SCORE - moves, 0)  # a move costs 1 at most, and runs only add
+        if score < least:
+            raise SpiderError(
+                f"{where}: '# score:' {score} is less than {moves} moves can leave: "
+                f"{least} (SPEC section 6)"
+            )
+        # the line started from some position: its stock held the cards dealt since
+        deals = sum(action.is_deal for action in line)
+        room = (STOCK_CARDS - len(position.stock)) // 10
+        if deals > room:
+            raise SpiderError(
+                f"{where}: '# line:' deals {deals} {'time' if deals == 1 else 'times'}, "
+                f"but a stock of {STOCK_CARDS} cards leaves {len(position.stock)} after "
+                f"{room} {'deal' if room == 1 else 'deals'} at most"
             )
     first = None
     if start:

@@ -92,6 +92,13 @@ commands (columns are 1..10):
 _MOVE = re.compile(r"(\d+)\s*>\s*(\d+)(?:\s*[xX]\s*(\d+))?", re.ASCII)
 
 
+def _split_word(text: str) -> tuple[str, str]:
+    """The first word of a command and the rest, apart by spaces or tabs only (the
+    rest keeps any other white space, which the command then refuses)."""
+    parts = re.split(r"[ \t]+", text, maxsplit=1)
+    return parts[0], parts[1] if len(parts) > 1 else ""
+
+
 class PlaySession(CardNaming):
     """One game played command by command.
 
@@ -196,8 +203,9 @@ class PlaySession(CardNaming):
             return ""
         if self.finished:
             return "the game is over: " + ("won" if self.game.won else "you quit")
-        if word.split(" ", 1)[0] == "turn":
-            return self._turn(text[4:].strip())
+        first, rest = _split_word(text)  # words apart by spaces or tabs
+        if ascii_lower(first) == "turn":
+            return self._turn(rest)
         if self._pending is not None and word not in (
             "help",
             "?",
@@ -245,8 +253,8 @@ class PlaySession(CardNaming):
             return self._hint()
         if word in ("deal", "d"):
             return self._play(DEAL)
-        if word.split(" ", 1)[0] in ("deal", "d"):
-            return self._deal_named(text.split(" ", 1)[1])
+        if ascii_lower(first) in ("deal", "d"):
+            return self._deal_named(rest)
         if word == "save" or word.startswith("save "):
             return self._save(text[4:].strip())
         if text.isascii() and text.isdigit():
