@@ -21,6 +21,7 @@ import gc
 import multiprocessing
 import os
 import signal
+import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -63,8 +64,6 @@ def _exit_with_parent(parent_pid: int) -> None:
     SIGINT for good, and the batch process, which stops on it, ends the
     workers.
     """
-    import threading
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # a pending one is dropped
@@ -89,15 +88,31 @@ def _exit_with_parent(parent_pid: int) -> None:
 @contextmanager
 def _sigint_blocked():
     """SIGINT blocked in this thread (where the signal mask can be set) while
-    inside: processes started meanwhile begin with it blocked too."""
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    inside: processes started meanwhile begin with it blocked too.
+
+    In the main thread a SIGINT or SIGTERM that comes meanwhile also waits
+    until the end: the mask holds this thread only, and Python runs its
+    handlers in the main thread whichever thread the system gave the signal
+    to, so an interrupt could stop the pool half-way through writing a new
+    worker's start-up data, and the worker printed ``EOFError: Ran out of
+    input`` beside the batch's one line (seen in ``tests/test_robustness.py``).
+    """
+    deferred: list = []
+    saved = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            saved[sig] = signal.signal(sig, lambda signum, _frame: deferred.append(signum))
+    masked = hasattr(signal, "pthread_sigmask")
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if masked else None
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+        if masked:
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
+        if deferred:  # now, to the handler it would have met
+            signal.raise_signal(deferred[0])
 
 
 class PoolBackend:
