@@ -60,34 +60,29 @@ def needed_bytes(nodes: int, processes: int = 1, search_memory: int | None = Non
     return processes * one
 
 
-def available_bytes() -> int | None:
-    """Memory available for new work (Linux ``MemAvailable``), or None if unknown."""
+def _meminfo_bytes(field: str, pages: str) -> int | None:
+    """Linux ``/proc/meminfo``'s ``field`` in bytes, else ``sysconf(pages)`` pages, else None."""
     try:
         with open("/proc/meminfo", encoding="ascii") as handle:
             for line in handle:
-                if line.startswith("MemAvailable:"):
+                if line.startswith(field + ":"):
                     return int(line.split()[1]) * 1024
     except (OSError, ValueError, IndexError):
         pass
     try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        return os.sysconf(pages) * os.sysconf("SC_PAGE_SIZE")
     except (ValueError, OSError, AttributeError):
         return None
+
+
+def available_bytes() -> int | None:
+    """Memory available for new work (Linux ``MemAvailable``), or None if unknown."""
+    return _meminfo_bytes("MemAvailable", "SC_AVPHYS_PAGES")
 
 
 def total_bytes() -> int | None:
     """This machine's memory (Linux ``MemTotal``), or None if unknown."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as handle:
-            for line in handle:
-                if line.startswith("MemTotal:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        return None
+    return _meminfo_bytes("MemTotal", "SC_PHYS_PAGES")
 
 
 def parse_size(text: str, option: str = "--memory") -> int:
