@@ -131,3 +131,33 @@ def test_the_line_says_it_needs_the_named_cards_when_the_start_cannot_replay_it_
     _full, quiet = _session()
     quiet.handle("quit")
     assert quiet.line_report() == "line:"
+
+
+def test_a_kept_line_that_led_to_the_game_is_not_replayed_again_for_the_note_bug():
+    # play FILE --after LINE (or a saved game) replayed its kept line from the
+    # position after it, failed, and said the line needed named cards
+    full = replay(CODE, "10>2 9>10").position
+    view = visible_of(full)
+    after = replay(view, "10>4")  # turns up no card
+    s = PlaySession(after, line=after.history)
+    s.handle("quit")
+    assert s.line_report() == "line: 10>4"
+    # a card named in this session still gets the note
+    s = PlaySession(after, line=after.history)
+    said = s.handle("1>8")
+    assert "turn 1 CARD" in said, said
+    s.handle(f"turn 1 {card_text(full.down[0][-1])}")
+    note, line = s.line_report().splitlines()
+    assert line == "line: 10>4 1>8" and "'save FILE' keeps them" in note
+
+
+def test_a_no_break_space_does_not_part_the_cards_of_deal_and_turn_bug():
+    # "deal<NBSP>..." was refused but "deal 2S<NBSP>8S ..." was read as two cards
+    full, s = _session()
+    cards = [card_text(c) for c in full.stock[:10]]
+    said = s.handle("deal " + cards[0] + "\u00a0" + " ".join(cards[1:]))
+    assert said.startswith("refused: ") and "is not a card" in said
+    s.handle("1>8")
+    assert s.handle("turn 1\u00a0" + card_text(full.down[0][-1])).startswith(
+        "refused: write turn 1 CARD"
+    )

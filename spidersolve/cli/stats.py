@@ -122,7 +122,7 @@ def stats(results, by, budgets, as_json, as_csv, plot):
         if given:
             raise SpiderError(
                 f"{', '.join(given)}: the results hold honest games only, which are "
-                f"grouped by {', '.join(HONEST_BY)} and have no node budgets to plot "
+                f"grouped by {', '.join(HONEST_BY)}, with no node budgets and nothing to plot "
                 "(run stats without them)"
             )
     # unknown before the node limit: a --search-memory cap stopped the search, a

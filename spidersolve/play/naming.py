@@ -15,7 +15,7 @@ from ..cards import UNKNOWN, parse_card
 from ..errors import SpiderError, shown
 from ..state import DEAL, Action, Game, HiddenCard, Position, why_illegal
 from ..state.actions import read_number
-from ..state.position import N_COLS
+from ..state.position import N_COLS, words_of
 from ..state.visible import name_deal, name_down
 
 
@@ -88,7 +88,7 @@ class CardNaming:
                 "action turns up, after the action"
             )
         action, col = self._pending
-        parts = rest.split()
+        parts = words_of(rest)  # apart by spaces and tabs only, as in a position file
         if len(parts) != 2 or not (parts[0].isascii() and parts[0].isdigit()):
             return f"refused: write turn {col + 1} CARD, for example turn {col + 1} QH"
         if read_number(parts[0]) != col + 1:
@@ -108,7 +108,7 @@ class CardNaming:
             action, col = self._pending
             return f"refused: {action.text()} waits for the card in column {col + 1} first"
         try:
-            cards = [parse_card(tok) for tok in cards_text.split()]
+            cards = [parse_card(tok) for tok in words_of(cards_text)]
             named = name_deal(self.game.position, cards)
         except SpiderError as err:
             return f"refused: {err}"

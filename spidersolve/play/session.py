@@ -176,9 +176,10 @@ class PlaySession(CardNaming):
         return line
 
     def _replays(self) -> bool:
-        """Whether the line replays from the start as given (no named card needed)."""
+        """Whether this session's actions replay from the position it was given (no
+        named card needed); the kept actions (``--after``, a saved line) led there."""
         try:
-            replay(self._given, self.played)
+            replay(self._given, self.played[self._kept :])
         except SpiderError:
             return False
         return True
@@ -384,8 +385,8 @@ class PlaySession(CardNaming):
         except SpiderError as err:
             return f"refused: {err}"
         return (
-            f"saved to {path} after {plural(self.game.moves, 'move')}: "
-            f"'spidersolve play {shlex.quote(str(path))}' resumes it"
+            f"saved to {path} after {plural(self.game.moves, 'move')}; "
+            f"resume it with: spidersolve play {shlex.quote(str(path))}"
         )
 
     def _ending(self) -> str | None:

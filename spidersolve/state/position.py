@@ -189,7 +189,7 @@ class Position:
                 if key in where:
                     raise PositionError(f"'{shown(key)}:' given twice (first on line {where[key]})")
                 where[key] = number
-                tokens = _tokens(rest)
+                tokens = words_of(rest)
                 if key == "removed":
                     removed = [_parse_suit(tok) for tok in tokens]
                 elif key == "stock":
@@ -386,13 +386,13 @@ def _joined(head: str, items) -> str:
     return " ".join([head, *items]) if items else head
 
 
-def _tokens(text: str) -> list[str]:
+def words_of(text: str) -> list[str]:
     """The tokens of a line: separated by spaces and tabs only."""
     return [t for t in re.split(r"[ \t]+", text) if t]
 
 
 def _parse_header(line: str):
-    tokens = _tokens(ascii_lower(line))
+    tokens = words_of(ascii_lower(line))
     if len(tokens) != 3 or tokens[0] != "spider":
         raise PositionError(f"the first line must be like 'spider 4 classic', got '{shown(line)}'")
     if tokens[1] not in ("1", "2", "4"):
