@@ -785,6 +785,21 @@ def test_play_reads_a_saved_game_as_other_commands_read_files(tmp_path):
     ]
 
 
+def test_a_saved_game_without_its_first_line_is_played_as_a_position_with_a_note(tmp_path):
+    # it was read as a fresh position with no word of the '# line:' it carried
+    path = tmp_path / "game.txt"
+    run_cli(["SP1-S1C-AAAAAAD"], ["10>2", f"save {path}", "quit"])
+    headless = tmp_path / "headless.txt"
+    headless.write_text(path.read_text().split("\n", 1)[1])
+    result = run_cli([str(headless)], ["quit"])
+    assert result.exit_code == 0
+    assert result.stderr.splitlines() == [
+        f"note: {headless} is read as a position, not a saved game: its '# start:' "
+        "(line 1) is read only after the first line '# spidersolve saved game'"
+    ]
+    assert run_cli([str(path)], ["quit"]).stderr == ""
+
+
 def test_a_count_of_thousands_of_digits_is_refused_as_typed():
     session = PlaySession(Game.start(GameCode.parse("SP1-S1C-AAAAAAD").position()))
     said = session.handle("1>8x" + "9" * 5000)

@@ -12,7 +12,8 @@ import click
 from ..board import terminal_style
 from ..errors import SpiderError, shown
 from ..interrupt import Terminated
-from ..play import PlaySession, read_saved_game
+from ..play import SAVED_HEADER, PlaySession, read_saved_game
+from ..play.saved import headless_field
 from ..state import Game, GameCode, load_source, parse_line, replay
 from ..state.source import read_file_text
 from .deal import code_name
@@ -100,7 +101,16 @@ def _session(source, after, suits, relaxed, words, style) -> tuple[PlaySession, 
     path = Path(source)
     saved = None
     if path.is_file() and not source.lower().startswith("pysol:"):
-        saved = read_saved_game(read_file_text(source), shown(source))
+        text = read_file_text(source)
+        saved = read_saved_game(text, shown(source))
+        field = headless_field(text) if saved is None else None
+        if field is not None:  # a saved game whose first line was lost: say so
+            click.echo(
+                f"note: {shown(source)} is read as a position, not a saved game: its "
+                f"'# {field[1]}:' (line {field[0]}) is read only after the first line "
+                f"'{SAVED_HEADER}'",
+                err=True,
+            )
     if saved is None:
         position, name = load_source(source)
         game = _after(Game.start(position), after)

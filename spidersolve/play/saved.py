@@ -52,6 +52,22 @@ class SavedGame(NamedTuple):
     first: Position | None
 
 
+SAVED_FIELD = r"#\s*(start|line|moves|score):(.*)"  # a comment line a saved game reads
+
+
+def headless_field(text: str) -> tuple[int, str] | None:
+    """(line number, name) of the first saved-game field (``# line:`` ...) of text
+    that is not a saved game (no ``SAVED_HEADER`` first), or None."""
+    lines = text_lines(text)
+    if lines and lines[0].strip() == SAVED_HEADER:
+        return None
+    for number, raw in enumerate(lines, start=1):
+        m = re.fullmatch(SAVED_FIELD, raw.strip())
+        if m:
+            return number, m.group(1)
+    return None
+
+
 def read_saved_game(text: str, where: str = "saved game") -> SavedGame | None:
     """A ``SavedGame`` from a saved game's text, or None for plain position text.
 
@@ -64,7 +80,7 @@ def read_saved_game(text: str, where: str = "saved game") -> SavedGame | None:
         return None
     fields = {}
     for number, raw in enumerate(lines[1:], start=2):
-        m = re.fullmatch(r"#\s*(start|line|moves|score):(.*)", raw.strip())
+        m = re.fullmatch(SAVED_FIELD, raw.strip())
         if m:
             if m.group(1) in fields:  # which one is meant? neither is taken
                 raise SpiderError(f"{where}: line {number}: a second '# {m.group(1)}:' line")
