@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -252,6 +253,25 @@ def test_autoplay_without_honest_plays_the_solvers_line():
     data = json.loads(out.stdout)
     assert data["result"] == "won" and data["player"] == "solver"
     assert replay(GameCode.parse("SP1-S1C-AAAAAAD").position(), data["line"]).won
+
+
+def test_autoplay_of_a_game_already_won_makes_no_decision_with_either_player():
+    row = json.loads((Path(__file__).parent / "vectors" / "wins.jsonl").read_text().splitlines()[0])
+    won = replay(GameCode.parse(row["code"]).position(), row["line"])
+    for flag in ([], ["--honest"]):
+        out = _run("autoplay", row["code"], "--after", row["line"], "--json", *flag)
+        assert out.exit_code == 0, out.output
+        data = json.loads(out.stdout)
+        assert data["result"] == "won" and data["decisions"] == 0 and data["line"] == ""
+        assert data["moves"] == won.moves and data["score"] == won.score
+    # after a line, both count the game's moves, as its score does (the solver
+    # gave the moves of its own line only)
+    part = " ".join(row["line"].split()[:-10])
+    for flag in ([], ["--honest", "--samples", "2"]):
+        out = _run("autoplay", row["code"], "--after", part, "--json", *flag)
+        data = json.loads(out.stdout)
+        final = replay(GameCode.parse(row["code"]).position(), part + " " + data["line"])
+        assert (data["moves"], data["score"]) == (final.moves, final.score), flag
 
 
 def _mid_game(code: str, actions: int) -> Position:

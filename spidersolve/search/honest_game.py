@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 
 from ..errors import SpiderError
-from ..state import Action, Game, Position, legal_actions, line_text
+from ..state import Action, Game, Position, legal_actions, line_text, replay
 from ..state.visible import visible_of
 from .honest import DEFAULT_SEED, HONEST_SAMPLES, HONEST_TOP, advise
 from .solver import _solve_game
@@ -135,15 +135,17 @@ def play_known(position: Position, nodes: int, game: Game | None = None) -> Game
     started = time.perf_counter()
     game = game or Game.start(position)
     result, _run = _solve_game(game, nodes)
+    decided = 0 if game.won else 1  # a game already won needs no decision (as play_honest)
     if result.verdict == "won":
+        final = replay(game, result.line)  # the game's counters, as play_honest gives them
         return GameResult(
             "won",
             result.line,
-            result.moves,
-            result.score,
+            final.moves,
+            final.score,
             time.perf_counter() - started,
             "solver",
-            1,
+            decided,
             result.nodes,
         )
     return GameResult(
