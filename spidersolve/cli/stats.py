@@ -109,7 +109,8 @@ def stats(results, by, budgets, as_json, as_csv, plot):
     planned = missing_count(everything, runs)
     note = _missing_note(planned)
     frame, honest = split_players(everything)
-    if frame.empty and not honest.empty:  # honest games only: the solver's options do nothing
+    honest_only = frame.empty and not honest.empty
+    if honest_only:  # the solver's options do nothing
         given = [
             name
             for name, used in (
@@ -159,7 +160,7 @@ def stats(results, by, budgets, as_json, as_csv, plot):
             out["settled"] = [{k: plain(v) for k, v in r.items()} for r in records]
         click.echo(json.dumps(out, indent=1))
     elif as_csv:  # one table: the solver's groups, or the honest settings when only they ran
-        if frame.empty and not honest.empty:
+        if honest_only:
             click.echo(honest_flat(everything).to_csv(index=False), nl=False)
         else:
             click.echo(stats_flat(frame, keys, budget_list).to_csv(index=False), nl=False)

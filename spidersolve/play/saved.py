@@ -55,17 +55,22 @@ class SavedGame(NamedTuple):
 SAVED_FIELD = r"#\s*(start|line|moves|score):(.*)"  # a comment line a saved game reads
 
 
+def _fields(lines, first: int = 1):
+    """(line number, name, value) of each saved-game field among ``lines``, the
+    first of them numbered ``first``."""
+    for number, raw in enumerate(lines, start=first):
+        m = re.fullmatch(SAVED_FIELD, raw.strip())
+        if m:
+            yield number, m.group(1), m.group(2).strip()
+
+
 def headless_field(text: str) -> tuple[int, str] | None:
     """(line number, name) of the first saved-game field (``# line:`` ...) of text
     that is not a saved game (no ``SAVED_HEADER`` first), or None."""
     lines = text_lines(text)
     if lines and lines[0].strip() == SAVED_HEADER:
         return None
-    for number, raw in enumerate(lines, start=1):
-        m = re.fullmatch(SAVED_FIELD, raw.strip())
-        if m:
-            return number, m.group(1)
-    return None
+    return next(((number, name) for number, name, _value in _fields(lines)), None)
 
 
 def read_saved_game(text: str, where: str = "saved game") -> SavedGame | None:
@@ -79,12 +84,10 @@ def read_saved_game(text: str, where: str = "saved game") -> SavedGame | None:
     if not lines or lines[0].strip() != SAVED_HEADER:
         return None
     fields = {}
-    for number, raw in enumerate(lines[1:], start=2):
-        m = re.fullmatch(SAVED_FIELD, raw.strip())
-        if m:
-            if m.group(1) in fields:  # which one is meant? neither is taken
-                raise SpiderError(f"{where}: line {number}: a second '# {m.group(1)}:' line")
-            fields[m.group(1)] = m.group(2).strip()
+    for number, name, value in _fields(lines[1:], first=2):
+        if name in fields:  # which one is meant? neither is taken
+            raise SpiderError(f"{where}: line {number}: a second '# {name}:' line")
+        fields[name] = value
     try:
         position = Position.from_text(text)
     except SpiderError as err:
@@ -97,8 +100,10 @@ def read_saved_game(text: str, where: str = "saved game") -> SavedGame | None:
         # no '# moves:' or '# score:': what the line and the removed runs give (SPEC
         # section 6), as the toolkit writes them
         moves = int(fields.get("moves", str(len(line))))
-        # the score they leave if it never reached 0, and the most it can be
-        most = max(START_SCORE - moves, 0) + 100 * len(position.removed)
+        # the least score the moves leave (a move costs 1 at most, runs only add), the
+        # score they leave if it never reached 0, and the most it can be
+        least = max(START_SCORE - moves, 0)
+        most = least + 100 * len(position.removed)
         score = int(fields.get("score", str(most)))
         if not (0 <= moves <= MOST_MOVES and 0 <= score <= MOST_MOVES):
             raise ValueError
@@ -118,7 +123,6 @@ def read_saved_game(text: str, where: str = "saved game") -> SavedGame | None:
                 f"{where}: '# score:' {score} is more than {moves} moves and "
                 f"{len(position.removed)} removed runs can reach (SPEC section 6)"
             )
-        least = max(START_SCORE - moves, 0)  # a move costs 1 at most, and runs only add
         if score < least:
             raise SpiderError(
                 f"{where}: '# score:' {score} is less than {moves} moves can leave: "
