@@ -6,6 +6,10 @@ compiled extension (``spidersolve.native``) never calls a numba kernel, so it
 should not pay for numba: the kernel modules decorate with this ``njit``,
 which records the function and its options and returns a ``LazyKernel``.
 
+Where numba can cache nothing (the package folder read-only and no
+writable user cache folder), the kernels are compiled in memory, without
+the cache, and one note on stderr says so.
+
 The first call of any ``LazyKernel`` (or a look at an attribute numba's
 dispatcher has) imports numba, makes the dispatcher of every kernel recorded
 so far, in the order they were defined, and replaces each ``LazyKernel`` in
@@ -31,6 +35,10 @@ from typing import Any
 _numba: Any = None  # the numba module, once loaded
 _pending: list[LazyKernel] = []
 _lock = threading.Lock()
+NO_CACHE_NOTE = (
+    "note: numba finds no writable folder to cache the compiled kernels in "
+    "(set NUMBA_CACHE_DIR to one): they are compiled again on every run"
+)
 
 
 class LazyKernel:
@@ -88,8 +96,20 @@ def load_numba() -> None:
             return
         import numba
 
+        uncached = False  # numba found no folder to cache in: compile in memory
         for kernel in _pending:
-            kernel.dispatcher = numba.njit(**kernel.options)(kernel.py_func)
+            options = kernel.options
+            if uncached and options.get("cache"):
+                options = {**options, "cache": False}
+            try:
+                kernel.dispatcher = numba.njit(**options)(kernel.py_func)
+            except RuntimeError as error:
+                if not options.get("cache") or "cannot cache" not in str(error):
+                    raise
+                uncached = True
+                kernel.dispatcher = numba.njit(**{**options, "cache": False})(kernel.py_func)
+        if uncached:
+            print(NO_CACHE_NOTE, file=sys.stderr, flush=True)
         dispatchers = {id(kernel): kernel.dispatcher for kernel in _pending}
         for module in list(sys.modules.values()):
             name = getattr(module, "__name__", "")

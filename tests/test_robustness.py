@@ -2154,3 +2154,45 @@ def test_stats_shows_a_line_end_in_a_folder_name_as_an_escape_bug(tmp_path, monk
     """As every other command does: it showed the name with a space for the line end."""
     monkeypatch.chdir(tmp_path)
     assert_error(run("stats", "x\ny"), "no results at 'x\\x0ay'")
+
+
+def test_kernels_compile_in_memory_where_numba_can_cache_nothing():
+    # A read-only install run by a user with no writable cache folder: numba
+    # refuses cache=True ("no locator available"). Compiled without the
+    # cache, with one note, rather than a traceback.
+    script = (
+        "import numba\n"
+        "real = numba.njit\n"
+        "def refusing(*args, **options):\n"
+        "    if options.get('cache'):\n"
+        "        raise RuntimeError(\"cannot cache function 'f': no locator available for file 'x'\")\n"
+        "    return real(*args, **options)\n"
+        "numba.njit = refusing\n"
+        "from spidersolve._jit import njit\n"
+        "@njit(cache=True)\n"
+        "def twice(x):\n"
+        "    return 2 * x\n"
+        "@njit(cache=True)\n"
+        "def more(x):\n"
+        "    return twice(x) + 1\n"
+        "print(more(20))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["41"]
+    from spidersolve._jit import NO_CACHE_NOTE
+
+    assert done.stderr.splitlines() == [NO_CACHE_NOTE]
+
+
+def test_a_cache_folder_numba_cannot_use_is_not_where_the_compile_note_looks(tmp_path, monkeypatch):
+    from spidersolve.search.compiled import cache_dir
+
+    blocker = tmp_path / "a file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(blocker / "cache"))
+    assert cache_dir("search").name == "__pycache__"  # numba falls back to the source folder
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "new" / "cache"))
+    assert cache_dir("search").parent == tmp_path / "new" / "cache"

@@ -28,14 +28,27 @@ INLINES = {"state": ("state",), "search": ("state", "search")}
 def cache_dir(package: str) -> Path:
     """Where numba caches the kernels of ``spidersolve/<package>/``.
 
-    Beside the source (``__pycache__``), or, with ``NUMBA_CACHE_DIR`` set,
-    in the folder numba names after the source folder and its path's SHA-1.
+    Beside the source (``__pycache__``), or, with ``NUMBA_CACHE_DIR`` set to
+    a folder that can be written (or made), in the folder numba names after
+    the source folder and its path's SHA-1.
     """
     source = str(_PACKAGE / package)
     custom = os.environ.get("NUMBA_CACHE_DIR")
-    if custom:
+    if custom and _writable(Path(custom)):  # else numba falls back to the source folder
         return Path(custom) / f"{package}_{hashlib.sha1(source.encode()).hexdigest()}"
     return Path(source) / "__pycache__"
+
+
+def _writable(folder: Path) -> bool:
+    """True if ``folder`` is a folder this process can write in, or can make."""
+    try:
+        while not folder.exists():
+            if folder.parent == folder:
+                return False
+            folder = folder.parent
+        return folder.is_dir() and os.access(folder, os.W_OK)
+    except OSError:
+        return False
 
 
 def kernel_sources(package: str = "search") -> list[Path]:
