@@ -10,7 +10,8 @@ target is replaced, the link kept); a path that is there but is not a
 regular file (a folder, a device such as ``/dev/full``, a FIFO) is refused,
 never replaced.
 
-``write_atomic`` is the one writer; ``write_asked`` (and ``write_text_atomic``
+``write_atomic`` is the one writer (``write_all_atomic`` for files that go
+together: all or none renamed); ``write_asked`` (and ``write_text_atomic``
 for a text) writes a file a person asked for and turns an ``OSError`` into a
 one-line ``SpiderError``.
 
@@ -23,10 +24,13 @@ b'hello'
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
+import signal
 import stat
 import tempfile
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -53,6 +57,42 @@ def write_atomic(path, write: Callable, text: bool = False) -> None:
     "read-only file"): a rename would replace even a file its owner made
     read-only.
     """
+    write_all_atomic([(path, write)], text=text)
+
+
+def write_all_atomic(items, text: bool = False) -> None:
+    """``write_atomic`` for several files (``(path, write)`` pairs) that go together.
+
+    Every file is written to its temporary file first; only then are they
+    renamed, one after the other with Ctrl-C and ``kill`` held back (it
+    takes effect once all are renamed). So a failure or a signal while
+    writing leaves every old file, and one after leaves every new one:
+    never some old and some new.
+    """
+    staged: list[tuple[str, Path]] = []
+    path = None
+    try:
+        for path, write in items:
+            staged.append(_staged(path, write, text))
+        with _signals_held():
+            for tmp, path in staged:
+                os.replace(tmp, path)
+    except BaseException as err:
+        if isinstance(err, OSError):
+            err.written = path  # type: ignore[attr-defined]  # the file it failed on
+        for tmp, _path in staged:
+            try:
+                os.unlink(tmp)
+            except FileNotFoundError:
+                pass
+        raise
+    for folder in dict.fromkeys(path.parent for _tmp, path in staged):
+        sync_dir(folder)
+
+
+def _staged(path, write: Callable, text: bool) -> tuple[str, Path]:
+    """The temporary file ``write`` filled, synced, for ``path``: (its name, the path
+    it will be renamed to). Raises as ``write_atomic`` does, leaving no file."""
     path = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
     try:
         mode = os.stat(path).st_mode
@@ -75,14 +115,30 @@ def write_atomic(path, write: Callable, text: bool = False) -> None:
             write(handle)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(tmp, path)
     except BaseException:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
         raise
-    sync_dir(folder)
+    return tmp, folder / path.name
+
+
+@contextlib.contextmanager
+def _signals_held():
+    """Hold SIGINT and SIGTERM back in the block (the main thread only; elsewhere
+    Python delivers no signal anyway): a signal sent meanwhile acts after it."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    if threading.current_thread() is not threading.main_thread() or not hasattr(
+        signal, "pthread_sigmask"
+    ):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _name_problem(path: str, folder: bool = False) -> str | None:
@@ -184,6 +240,20 @@ def write_asked(path, write: Callable, text: bool = False) -> Path:
     except OSError as err:
         raise SpiderError(f"cannot write '{path}': {err.strerror or err}") from None
     return path
+
+
+def write_all_asked(items) -> list[Path]:
+    """``write_all_atomic`` for files a person asked for, as ``write_asked`` does one."""
+    for path, _write in items:
+        problem = _name_problem(str(path))
+        if problem:
+            raise SpiderError(problem)
+    try:
+        write_all_atomic([(Path(path), write) for path, write in items])
+    except OSError as err:
+        name = getattr(err, "written", None) or err.filename
+        raise SpiderError(f"cannot write '{name}': {err.strerror or err}") from None
+    return [Path(path) for path, _write in items]
 
 
 def write_text_atomic(path, text: str) -> Path:

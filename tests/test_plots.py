@@ -84,6 +84,47 @@ def test_stats_plot_writes_two_pngs(results, tmp_path):
     assert f"plots: {target}, {nodes_path(target)}" in result.stdout
 
 
+def test_a_plot_that_fails_halfway_leaves_both_old_figures(results, tmp_path, monkeypatch):
+    # the two figures go together: the nodes figure failing (or Ctrl-C while
+    # it is drawn) must not leave a new win-rate figure beside an old one
+    import matplotlib.figure
+
+    target = tmp_path / "win.png"
+    target.write_text("old win")
+    nodes_path(target).write_text("old nodes")
+    real = matplotlib.figure.Figure.savefig
+    calls = []
+
+    def second_fails(self, *args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", second_fails)
+    result = CliRunner().invoke(cli, ["stats", str(results), "--plot", str(target)])
+    assert result.exit_code == 130, result.output
+    assert target.read_text() == "old win" and nodes_path(target).read_text() == "old nodes"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["res", "win-nodes.png", "win.png"]
+
+
+def test_several_files_are_renamed_together_or_not_at_all(tmp_path):
+    from spidersolve.files import write_all_atomic
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    write_all_atomic([(a, lambda h: h.write(b"1")), (b, lambda h: h.write(b"2"))])
+    assert (a.read_bytes(), b.read_bytes()) == (b"1", b"2")
+
+    def broken(handle):
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(OSError) as caught:
+        write_all_atomic([(a, lambda h: h.write(b"new")), (b, broken)])
+    assert caught.value.written == b
+    assert (a.read_bytes(), b.read_bytes()) == (b"1", b"2")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b"]
+
+
 def test_plots_of_results_with_no_win_are_still_drawn(tmp_path):
     store = ResultStore(tmp_path / "res")
     store.open_for_writing()

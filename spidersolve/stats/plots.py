@@ -31,7 +31,7 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import MaxNLocator
 
 from ..errors import SpiderError
-from ..files import write_asked
+from ..files import write_all_asked
 from .winrates import curve, group_keys, grouped
 
 PLOT_BY = ("source", "suits", "rules")
@@ -234,17 +234,19 @@ def plot_format(path) -> str:
 def save_plots(frame: pd.DataFrame, path, by=PLOT_BY) -> list[Path]:
     """Write the win-rate figure to ``path`` and the nodes figure beside it.
 
-    The format is the one the extension names; each file is written to a
-    temporary file first, so a failure leaves the old files.
+    The format is the one the extension names; both files are written to
+    temporary files first and then renamed together (``write_all_asked``), so
+    a failure or Ctrl-C leaves both old files or both new ones.
     """
     path = Path(path)
     fmt = plot_format(path)
     group_keys(by)  # checks the names before drawing anything
-    out = []
-    for fig, target in (
-        (winrate_figure(frame, by), path),
-        (nodes_figure(frame, by), nodes_path(path)),
-    ):
-        write_asked(target, lambda handle, fig=fig: fig.savefig(handle, dpi=110, format=fmt))
-        out.append(target)
-    return out
+    return write_all_asked(
+        [
+            (target, lambda handle, fig=fig: fig.savefig(handle, dpi=110, format=fmt))
+            for fig, target in (
+                (winrate_figure(frame, by), path),
+                (nodes_figure(frame, by), nodes_path(path)),
+            )
+        ]
+    )
