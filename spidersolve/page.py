@@ -61,6 +61,7 @@ def page_data(steps: list[Step], title: str, start: int = 0) -> dict:
 
 def solution_page(steps: list[Step], title: str = "Spider solution", start: int = 0) -> str:
     """The whole page as text."""
+    title = _displayable(title)
     data = json.dumps(page_data(steps, title, start), separators=(",", ":"))
     # Inside <script> only "</" could end the element early; JSON allows \\u003c for "<".
     data = data.replace("<", "\\u003c")
@@ -79,6 +80,14 @@ def solution_page(steps: list[Step], title: str = "Spider solution", start: int 
         .replace("@ITEMS@", items)
         .replace("@DATA@", data)
     )
+
+
+def _displayable(text: str) -> str:
+    """``text`` with what UTF-8 cannot hold (a file name's undecodable bytes) as U+FFFD."""
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:  # a lone surrogate that is no escaped byte
+        return text.encode("utf-8", "replace").decode("utf-8")
 
 
 def write_solution_page(path, steps: list[Step], title: str, start: int = 0):

@@ -86,6 +86,19 @@ def test_show_html_writes_the_page_atomically_and_replaces_an_old_one(tmp_path):
     assert oct(path.stat().st_mode & 0o777) == "0o644"
 
 
+def test_a_position_file_named_in_bytes_utf8_cannot_hold_still_gets_its_page(tmp_path):
+    game = win("SP1-S1C-AAAAAAD")
+    start = replay(GameCode.parse(game["code"]), "").position
+    name = os.fsdecode(b"bad\xff.txt")  # as Python hands such a name over: a surrogate
+    (tmp_path / name).write_text(start.to_text(), encoding="utf-8")
+    path = tmp_path / "page.html"
+    result = run("show", str(tmp_path / name), "1>8", "--html", str(path))
+    assert result.exit_code == 0, result.output
+    page = path.read_text(encoding="utf-8")
+    assert "bad\ufffd.txt" in page
+    assert "bad\ufffd.txt" in embedded_data(page)["title"]
+
+
 def test_show_html_into_a_missing_folder_is_one_error_line(tmp_path):
     result = run("show", "SP1-S1C-AAAAAAD", "1>8", "--html", str(tmp_path / "no" / "x.html"))
     assert result.exit_code == 2 and result.stdout == ""
