@@ -209,6 +209,33 @@ def output_problem(
     return None
 
 
+def input_problem(path: str, source, what: str) -> str | None:
+    """Why writing ``path`` would destroy what the command reads, or None.
+
+    ``source`` is what it reads: a file (writing ``path`` would replace it,
+    through a link too) or a folder of batch results (``path`` would replace
+    its ``results.parquet`` or one of its part files). ``what`` names it in
+    the message.
+
+    >>> input_problem("a.html", "SP1-S1C-AAAAAAD", "the position") is None
+    True
+    """
+    try:
+        if os.path.isfile(source):
+            same = os.path.lexists(path) and os.path.samefile(path, source)
+        elif os.path.isdir(source):
+            name = Path(path).name
+            inside = os.path.realpath(Path(path).parent) == os.path.realpath(source)
+            same = inside and (name == "results.parquet" or name.startswith("part-"))
+        else:
+            return None
+    except (OSError, ValueError):
+        return None
+    if same:
+        return f"'{shown(path)}' would replace {what} it reads: choose another name"
+    return None
+
+
 def _probe(path: str, target: Path, above: Path) -> str | None:
     """Make a temporary file in ``above`` as ``write_atomic`` would for ``target``,
     and delete it; why that failed, or None."""

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -2196,3 +2197,34 @@ def test_a_cache_folder_numba_cannot_use_is_not_where_the_compile_note_looks(tmp
     assert cache_dir("search").name == "__pycache__"  # numba falls back to the source folder
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "new" / "cache"))
     assert cache_dir("search").parent == tmp_path / "new" / "cache"
+
+
+def test_an_output_that_is_the_input_is_refused_and_the_input_kept(tmp_path, monkeypatch):
+    from spidersolve.stats.store import ResultStore
+
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    text = runner.invoke(cli, ["deal", "SP1-S1C-AAAAAAD"]).stdout
+    Path("p.txt").write_text(text)
+    os.symlink("p.txt", "link.txt")
+    for args in (
+        ["show", "p.txt", "1>8", "--html", "p.txt"],
+        ["solve", "p.txt", "--nodes", "2000", "--html", "link.txt"],
+    ):
+        result = runner.invoke(cli, args)
+        assert_error(result, "--html", "would replace the file it reads")
+        assert Path("p.txt").read_text() == text
+    store = ResultStore(tmp_path / "res")
+    store.open_for_writing()
+    store.write_part(hand_table(), {"run_id": "p"}, 0)
+    store.compact()
+    before = Path("res/results.parquet").read_bytes()
+    result = runner.invoke(cli, ["hints", "res", "--out", "res/results.parquet"])
+    assert_error(result, "--out: 'res/results.parquet' would replace the results it reads")
+    result = runner.invoke(cli, ["hints", "res/results.parquet", "--out", "res/results.parquet"])
+    assert_error(result, "would replace the file it reads")
+    assert Path("res/results.parquet").read_bytes() == before
+    from spidersolve.files import input_problem
+
+    assert input_problem("res/hints.csv", "res", "the results") is None  # beside them: allowed
+    assert input_problem("res/part-x.parquet", "res", "the results") is not None

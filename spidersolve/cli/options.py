@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 
 import click
@@ -98,6 +99,17 @@ class OutputPath(click.ParamType):
         if problem:
             raise SpiderError(f"{option}: {problem}")
         return text
+
+
+def check_not_input(path: str, source, option: str) -> None:
+    """Refuse, with one line, a file to write that would replace what the command
+    reads (``files.input_problem``): SOURCE's position file, or RESULTS."""
+    from ..files import input_problem
+
+    what = "the results" if os.path.isdir(str(source)) else "the file"
+    problem = input_problem(path, str(source), what)
+    if problem:
+        raise SpiderError(f"{option}: {problem}")
 
 
 html_option = click.option(

@@ -11,7 +11,7 @@ from ..board import terminal_style
 from ..errors import Terminated
 from ..show import Stepper, key_name, line_steps, step_text
 from ..state import load_source
-from .options import Whole, fail, html_option, no_color_option, source_argument
+from .options import Whole, check_not_input, fail, html_option, no_color_option, source_argument
 
 CLEAR = "\x1b[H\x1b[2J"
 
@@ -38,6 +38,8 @@ def show(source, line, start, html_path, no_color):
     printed in order. --html FILE writes a solution page instead (one file
     that opens in a browser, no network needed).
     """
+    if html_path:
+        check_not_input(html_path, source, "--html")
     position, name = load_source(source)
     steps = line_steps(position, line, name)
     total = len(steps) - 1

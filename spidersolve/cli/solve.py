@@ -18,6 +18,7 @@ from .options import (
     Whole,
     after_option,
     announce_compile,
+    check_not_input,
     check_search_memory,
     echo_json,
     given_options,
@@ -137,6 +138,8 @@ def solve_command(
             f"--prove does not combine with {', '.join(given)}: run --prove without "
             f"{which}, or solve without --prove to use {which}"
         )
+    if html_path:
+        check_not_input(html_path, source, "--html")
     game, name = _prepare(source, after, nodes, memory, shorten, prove, search_memory)
     if prove:
         _prove(game, nodes, memory, as_json)

@@ -15,7 +15,14 @@ from ..stats.honest import HONEST_BY, honest_flat, honest_render, honest_summary
 from ..stats.store import load_results, load_results_and_runs
 from ..stats.text import plain
 from ..stats.winrates import DEFAULT_BY, render, settled, stats_flat, stats_json
-from .options import NodeCount, OutputPath, check_search_memory, parse_budgets, parse_by
+from .options import (
+    NodeCount,
+    OutputPath,
+    check_not_input,
+    check_search_memory,
+    parse_budgets,
+    parse_by,
+)
 
 results_argument = click.argument("results", metavar="RESULTS")
 
@@ -103,6 +110,8 @@ def stats(results, by, budgets, as_json, as_csv, plot):
         problem = output_problem(str(nodes_path(plot)))  # the second figure's file
         if problem:
             raise SpiderError(f"--plot: {problem}")
+        for figure in (plot, str(nodes_path(plot))):
+            check_not_input(figure, results, "--plot")
     everything, runs = load_results_and_runs(results)
     from ..stats.batch import missing_count
 
@@ -207,6 +216,8 @@ def hints(results, out, suggest_nodes):
     has no proven hint: proven is false, and the action is the best first
     action of a --suggest-nodes search (empty for a lost deal, or with 0).
     """
+    if out != "-":
+        check_not_input(out, results, "--out")
     if suggest_nodes:
         check_search_memory(suggest_nodes, None, option="--suggest-nodes", memory_option=False)
     # the solver's rows only: an honest game's `lost` is the player's, not the deal's
