@@ -448,6 +448,29 @@ def test_stats_of_honest_games_only_bug(tmp_path):
         assert out.stderr.startswith(f"error: {named}: the results hold honest games only")
         assert len(out.stderr.splitlines()) == 1
     assert not (tmp_path / "p.png").exists()
+    # hints are the solver's: none to give, and an old CSV is not replaced by an empty one
+    (tmp_path / "h.csv").write_text("old")
+    out = CliRunner().invoke(cli, ["hints", str(tmp_path), "--out", str(tmp_path / "h.csv")])
+    assert out.exit_code == 2 and out.stdout == ""
+    assert out.stderr.startswith("error: the results hold honest games only")
+    assert len(out.stderr.splitlines()) == 1
+    assert (tmp_path / "h.csv").read_text() == "old"
+
+
+def test_results_with_no_rows_are_no_results(tmp_path, monkeypatch):
+    # stats printed an empty table, --plot drew two empty figures, all with status 0
+    frame = load_results_frame_of_one_row(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    frame.iloc[0:0].to_parquet("empty.parquet")
+    for args in (["stats"], ["stats", "--json"], ["hints"]):
+        out = CliRunner().invoke(cli, [*args, "empty.parquet"])
+        assert out.exit_code == 2 and out.stdout == "", out.output
+        assert out.stderr == "error: no results at 'empty.parquet': its files hold no rows\n"
+
+
+def load_results_frame_of_one_row(tmp_path):
+    batch(tmp_path / "one", "--workers", "1", deals="0:1", nodes="200")
+    return load_results(tmp_path / "one")
 
 
 def test_a_resumed_run_reads_its_results_once_bug(tmp_path, monkeypatch):

@@ -221,7 +221,12 @@ def hints(results, out, suggest_nodes):
     if suggest_nodes:
         check_search_memory(suggest_nodes, None, option="--suggest-nodes", memory_option=False)
     # the solver's rows only: an honest game's `lost` is the player's, not the deal's
-    solver, _honest = split_players(load_results(results))
+    solver, honest = split_players(load_results(results))
+    if solver.empty and not honest.empty:
+        raise SpiderError(
+            "the results hold honest games only, and hints are the first actions of "
+            "the solver's lines: run batch without --player honest for them"
+        )
     frame = hints_frame(solver, suggest_nodes)
     if out == "-":
         frame.to_csv(sys.stdout, index=False)

@@ -418,7 +418,10 @@ def load_results_and_runs(path) -> tuple[pd.DataFrame, list[dict]]:
                 raise ResultsError(f"no results at '{name}': its {odd.name} {problem}")
     if not store.exists():
         raise ResultsError(f"no results at '{name}': no results.parquet or part files")
-    return store.load_with_meta()
+    frame, runs = store.load_with_meta()
+    if frame.empty:
+        raise ResultsError(f"no results at '{name}': its files hold no rows")
+    return frame, runs
 
 
 def _not_a_file(path: Path) -> str | None:
