@@ -876,6 +876,15 @@ def test_hints_never_mark_an_unknown_deal_proven_bug(tmp_path):
     assert pd.isna(hint["moves"])
 
 
+def test_a_column_label_with_leading_zeros_is_the_column_bug():
+    # '01:' was column 1 but '001:' was "not a line of a position"
+    text = deal3_text().replace("\n1: ", "\n001: ")
+    assert "\n001: " in text
+    result = run("deal", "-", input=text)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == run("deal", "-", input=deal3_text()).stdout
+
+
 def test_a_column_given_as_1_and_01_is_refused_bug():
     text = deal3_text().replace("10: 9D 8C KC 9H | 5D\n", "10: 9D 8C KC 9H | 5D\n01: |\n")
     assert_error(run("deal", "-", input=text), "line 14", "given twice", "line 4")

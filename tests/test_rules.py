@@ -158,6 +158,15 @@ def test_leading_zeros_and_the_largest_count_are_read():
     assert Action.parse("0010>001x0104") == Action(9, 0, 104)
 
 
+def test_leading_zeros_of_any_number_are_read_bug():
+    # ten characters or more were taken as a huge number: "0000000002 cards is more
+    # than a column holds", "source column 0000000001 is not 1..10"
+    pad = "0" * 12
+    assert Action.parse(f"{pad}1>{pad}8x{pad}2") == Action(0, 7, 2)
+    with pytest.raises(SpiderError, match="source column 0000000000011 is not 1..10"):
+        Action.parse("0000000000011>2")
+
+
 def test_bad_action_in_a_line_names_its_index():
     with pytest.raises(SpiderError, match="action 2"):
         parse_line("1>2 1>>2 deal")

@@ -119,11 +119,14 @@ NUMBER_DIGITS = 9  # a number typed with more digits is out of every range, and 
 def read_number(digits: str) -> int:
     """The number ``digits`` stands for; one too long to be a column or a count is
     taken as 10**NUMBER_DIGITS, which every range check refuses (Python will not
-    convert more than 4,300 digits).
+    convert more than 4,300 digits). Leading zeros do not count towards its length.
 
     >>> read_number("0012"), read_number("9" * 5000) == 10**NUMBER_DIGITS
     (12, True)
+    >>> read_number("0" * 20 + "2"), read_number("000")
+    (2, 0)
     """
+    digits = digits.lstrip("0") or "0"
     return int(digits) if len(digits) <= NUMBER_DIGITS else 10**NUMBER_DIGITS
 
 

@@ -184,8 +184,8 @@ class Position:
                         "with white space after it, as in '1: 3H | TS'"
                     )
                 key = ascii_lower(key)
-                if re.fullmatch(r"[0-9]{1,2}", key):
-                    key = str(int(key))  # '01:' is column 1 too
+                if re.fullmatch(r"0*[0-9]{1,2}", key):
+                    key = str(int(key))  # '01:' and '001:' are column 1 too
                 if key in where:
                     raise PositionError(f"'{shown(key)}:' given twice (first on line {where[key]})")
                 where[key] = number
