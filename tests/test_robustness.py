@@ -738,6 +738,29 @@ def test_a_bad_scheduler_address_is_one_error_line_bug(tmp_path, address):
     assert_error(_batch_with_scheduler(tmp_path, address), "--scheduler")
 
 
+@pytest.mark.parametrize(
+    "address, words",
+    [
+        ("inproc://x", "is not a Dask scheduler address a batch can reach"),
+        ("ucx://127.0.0.1:1", "is not a Dask scheduler address a batch can reach"),
+        ("tcp://127.0.0.1:99999", "its port is not a number 1..65535"),
+        ("tcp://localhost:-1", "its port is not a number 1..65535"),
+        ("tcp://256.1.1.1:8786", "'256.1.1.1' is not an IPv4 address"),
+    ],
+)
+def test_a_scheduler_address_that_cannot_work_is_refused_at_once_bug(tmp_path, address, words):
+    # distributed's own words ("not enough values to unpack") or its 20 s connect
+    # timeout before; now refused before any connection is tried
+    assert_error(_batch_with_scheduler(tmp_path, address), "--scheduler", words)
+    assert not (tmp_path / "r").exists()
+
+
+def test_an_empty_scheduler_address_from_the_environment_is_named_so(tmp_path, monkeypatch):
+    monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", " ")
+    result = run("batch", "--deals", "0:1", "--nodes", "100", "--out", str(tmp_path / "r"))
+    assert_error(result, "DASK_SCHEDULER_ADDRESS (for --scheduler): an empty address")
+
+
 def test_bad_scheduler_addresses_one_after_another_in_one_process_bug():
     """A Client that failed to start, left to the garbage collector, once hung the
     start of the next one (distributed's loop lock); CI ran out of time on it."""

@@ -261,7 +261,12 @@ def batch(
         search_nodes = max(limit or max(HONEST_NODES[s] for s in suit_list), KNOWN_NODES)
     option = "--retry" if rungs else "--nodes"
     if scheduler is not None and not scheduler.strip():
-        raise SpiderError("--scheduler: an empty address")
+        from_env = (
+            click.get_current_context().get_parameter_source("scheduler")
+            == click.core.ParameterSource.ENVIRONMENT
+        )
+        named = "DASK_SCHEDULER_ADDRESS (for --scheduler)" if from_env else "--scheduler"
+        raise SpiderError(f"{named}: an empty address")
     if scheduler:
         if memory is not None:  # the cluster's workers: only a cap given here
             check_memory(search_nodes, memory, option=option, search_memory=search_memory)

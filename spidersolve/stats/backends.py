@@ -28,7 +28,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 
-from ..errors import SpiderError
+from ..errors import SpiderError, shown
 
 
 class InlineBackend:
@@ -241,10 +241,55 @@ def make_backend(workers: int | None = None, scheduler: str | None = None):
 
 
 def check_scheduler(address) -> None:
-    """Raise SpiderError, at once, when nothing listens at a TCP scheduler address."""
+    """Raise SpiderError, at once, for an address no batch can use (``address_problem``)
+    or when nothing listens at a TCP scheduler address."""
+    problem = address_problem(address)
+    if problem:
+        raise SpiderError(f"--scheduler: {problem}")
     refused = _refused(address)
     if refused:
         raise SpiderError(f"--scheduler: cannot reach the Dask scheduler at '{address}': {refused}")
+
+
+# the ways a batch in another process can reach a scheduler (distributed's
+# inproc:// is within one process; ucx:// needs a package a batch does not have)
+SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss")
+
+
+def address_problem(address) -> str | None:
+    """Why ``address`` cannot name a scheduler a batch reaches, or None.
+
+    >>> address_problem("tcp://127.0.0.1:8786") is None, address_problem("localhost") is None
+    (True, True)
+    >>> address_problem("tcp://127.0.0.1:99999")
+    "'tcp://127.0.0.1:99999': its port is not a number 1..65535"
+    >>> address_problem("inproc://x")
+    "'inproc://x' is not a Dask scheduler address a batch can reach: use tcp://HOST:8786"
+    """
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    text = str(address)
+    like = "use tcp://HOST:8786"
+    scheme = text.split("://", 1)[0].lower() if "://" in text else "tcp"
+    if scheme not in SCHEDULER_SCHEMES:
+        return f"'{shown(text)}' is not a Dask scheduler address a batch can reach: {like}"
+    try:
+        parts = urlsplit(text if "://" in text else f"tcp://{text}")
+        port = parts.port
+    except ValueError:
+        return f"'{shown(text)}': its port is not a number 1..65535"
+    if port == 0:
+        return f"'{shown(text)}': its port is not a number 1..65535"
+    host = parts.hostname
+    if not host:
+        return f"'{shown(text)}' names no host: {like}"
+    if all(c.isdigit() or c == "." for c in host):
+        try:
+            ipaddress.IPv4Address(host)
+        except ValueError:
+            return f"'{shown(text)}': '{shown(host)}' is not an IPv4 address"
+    return None
 
 
 def _refused(address) -> str | None:
