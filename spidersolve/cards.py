@@ -101,6 +101,15 @@ def parse_card(text: str, allow_unknown: bool = False) -> int:
     rank_text, suit_text = ascii_upper(raw[:-1]), suit_letter(raw[-1])
     if rank_text == "10":
         rank_text = "T"
+    head = "10" if raw.startswith("10") else raw[0]
+    rest = raw[len(head) :]
+    if (
+        len(rest) > 1
+        and (head == "10" or ascii_upper(head) in RANKS)
+        and suit_letter(rest[0]) in SUITS
+    ):
+        # '2SS', '10HH': a card and more, not a rank of two letters
+        raise CardError(f"'{shown(text)}' is not a card: a rank and a suit, then more")
     if len(rank_text) != 1 or rank_text not in RANKS:
         raise CardError(f"'{shown(text)}' is not a card: unknown rank '{shown(raw[:-1])}'")
     if suit_text not in SUITS:

@@ -181,6 +181,10 @@ def output_problem(
         mode = os.stat(target).st_mode
     except (FileNotFoundError, NotADirectoryError):
         mode = None
+        if folder and os.path.islink(target):  # it cannot be made where the link is
+            return (
+                f"'{shown(path)}' is a symbolic link that leads to no folder (its target is gone)"
+            )
     except OSError as err:
         return f"cannot write '{shown(path)}': {err.strerror or err}"
     if mode is not None:

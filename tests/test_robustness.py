@@ -1973,6 +1973,38 @@ def test_options_that_would_have_no_effect_are_refused(args, fragment):
     assert_error(run(*args), fragment)
 
 
+def test_autoplay_does_not_suggest_a_position_with_unknown_cards_for_seed():
+    # autoplay refuses every position with ??: the note in parentheses misled
+    line = assert_error(run("autoplay", "SP1-S1C-AAAAAAD", "--seed", "7"))
+    assert line == "error: --seed: for --honest"
+    assert "??" in assert_error(run("hint", "SP1-S1C-AAAAAAD", "--seed", "7"))
+
+
+@pytest.mark.parametrize("token", ["2SS", "10HH", "T\u2665x"])
+def test_a_card_with_more_after_it_is_not_called_an_unknown_rank(token):
+    from spidersolve.cards import parse_card
+    from spidersolve.errors import SpiderError
+
+    with pytest.raises(SpiderError) as caught:
+        parse_card(token)
+    assert str(caught.value) == f"'{token}' is not a card: a rank and a suit, then more"
+
+
+def test_links_that_lead_nowhere_are_named_so(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    os.symlink("gone", "dangl")
+    os.symlink("loopa", "loopb")
+    os.symlink("loopb", "loopa")
+    result = run("batch", "--deals", "0:1", "--nodes", "100", "--out", "dangl")
+    assert_error(result, "--out: 'dangl' is a symbolic link that leads to no folder")
+    for name in ("dangl", "loopa"):
+        line = assert_error(run("stats", name))
+        assert line == (
+            f"error: no results at '{name}': a symbolic link that leads to no file "
+            "(a loop, or its target is gone)"
+        )
+
+
 def test_stats_names_what_is_wrong_with_a_path_that_holds_no_results(tmp_path):
     assert_error(run("stats", ""), "an empty name: give a results folder")
     other = tmp_path / "notes.txt"

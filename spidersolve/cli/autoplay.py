@@ -63,7 +63,7 @@ def autoplay_command(source, after, honest, samples, seed, nodes, memory, as_jso
         )
     needs_full_knowledge(game.position, "played to the end")
     if not honest:
-        not_honest()
+        not_honest(unknown_cards=False)
     if honest:
         from ..search.honest import HONEST_NODES, KNOWN_NODES, default_workers
 

@@ -267,14 +267,14 @@ def _show_proof(result, as_json: bool) -> None:
         click.echo(f"no proof: the walk gave up ({result.why}); {advice}")
 
 
-def not_honest() -> None:
+def not_honest(unknown_cards: bool = True) -> None:
     """Refuse the honest player's options (--samples, --seed) given to a
-    full-knowledge hint or game."""
+    full-knowledge hint or game. ``unknown_cards``: a position with ``??``
+    would take them too (a hint, not a game)."""
     options = given_options("samples", "seed")
     if options:
-        raise SpiderError(
-            f"{' and '.join(options)}: for --honest (or a position with unknown cards, ??)"
-        )
+        also = " (or a position with unknown cards, ??)" if unknown_cards else ""
+        raise SpiderError(f"{' and '.join(options)}: for --honest{also}")
 
 
 def honest_options(fn):

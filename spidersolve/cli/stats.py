@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import sys
 
 import click
@@ -104,6 +105,9 @@ def stats(results, by, budgets, as_json, as_csv, plot):
     keys = parse_by(by)
     budget_list = parse_budgets(budgets)
     if plot:
+        # matplotlib's own notes (a config folder it cannot make under an
+        # unwritable HOME, a font cache being built) are not this command's output
+        logging.getLogger("matplotlib").setLevel(logging.ERROR)
         from ..stats.plots import nodes_path, plot_format
 
         plot_format(plot)  # a bad extension is an error before anything is printed

@@ -408,6 +408,11 @@ def load_results_and_runs(path) -> tuple[pd.DataFrame, list[dict]]:
     store = ResultStore(path)
     name = shown(str(path))
     if not store.path.exists():
+        if os.path.islink(store.path):
+            raise ResultsError(
+                f"no results at '{name}': a symbolic link that leads to no file (a loop, "
+                "or its target is gone)"
+            )
         raise ResultsError(f"no results at '{name}': no such file or directory")
     if not store.path.is_dir() and not store.path.is_file():
         raise ResultsError(f"no results at '{name}': it is neither a folder nor a regular file")
