@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from data import CLUBS_STUCK_TEXT, read_vectors
 
@@ -156,6 +158,45 @@ def test_long_numbers_in_an_action_say_what_is_wrong_bug(text, words):
 
 def test_leading_zeros_and_the_largest_count_are_read():
     assert Action.parse("0010>001x0104") == Action(9, 0, 104)
+
+
+@pytest.mark.parametrize(
+    "action, words",
+    [
+        (Action(3, 9, 0), "a move of 0 cards (a move takes 1..104)"),
+        (Action(6, -1, 1), "not a move (columns 0..9) and not the deal"),
+        (Action(-1, 3, 5), "not a move (columns 0..9) and not the deal"),
+        (Action(10, 0, 1), "source column 10 is not 0..9"),
+        (Action(0, 10, 1), "destination column 10 is not 0..9"),
+        (Action(0, 1, 105), "a move of 105 cards"),
+        (Action(0.0, 1.0, 1.0), "its fields are whole numbers"),
+        (Action(True, 1, 1), "its fields are whole numbers"),
+        ((9, 1, 1), "an action is an Action or its text"),
+        (None, "an action is an Action or its text"),
+        (b"10>2", "an action is an Action or its text"),
+    ],
+)
+def test_an_action_built_from_bad_fields_is_never_played_bug(action, words):
+    # Action(3, 9, 0) moved the whole face-up pile, not a run; Action(6, -1, 1)
+    # was played as 7>10 and written 7>0; others raised IndexError or AttributeError
+    start = replay("SP1-S4C-AAAAAAD", "deal")
+    for attempt in (
+        lambda: apply(start.position, action),
+        lambda: why_illegal(start.position, action),
+        lambda: start.play(action),
+        lambda: replay(start.position, [action]),
+        lambda: Game.start(start.position).push(action),
+    ):
+        with pytest.raises(SpiderError, match=re.escape(words)):
+            attempt()
+
+
+def test_numpy_fields_make_an_action():
+    import numpy as np
+
+    action = Action(np.int64(9), np.int32(1), np.int16(1))
+    start = GameCode.parse("SP1-S1C-AAAAAAD").position()
+    assert apply(start, action)[0] == apply(start, Action.parse("10>2"))[0]
 
 
 def test_leading_zeros_of_any_number_are_read_bug():
@@ -359,3 +400,14 @@ def test_removed_runs_may_be_written_with_suit_symbols():
     ]  # fmt: skip
     with pytest.raises(PositionError, match="'X' is not a suit"):
         _parse_suit("X")
+
+
+def test_verify_win_calls_a_line_that_is_no_line_the_callers_error_bug():
+    # it raised ReplayFailed, "a bug" of the search, for notation the caller got wrong
+    from spidersolve.search.verify import ReplayFailed, verify_win
+
+    with pytest.raises(SpiderError, match="'foo' is not an action") as caught:
+        verify_win("SP1-S1C-AAAAAAD", "foo")
+    assert not isinstance(caught.value, ReplayFailed)
+    with pytest.raises(ReplayFailed, match="illegal under the reference rules"):
+        verify_win("SP1-S1C-AAAAAAD", "1>1")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..state import Game, as_game, replay
+from ..state import Game, as_action, as_game, parse_line, replay
 
 
 class ReplayFailed(AssertionError):
@@ -18,8 +18,11 @@ class ReplayFailed(AssertionError):
 
 
 def _replay(game: Game, line, whose: str) -> Game:
+    # a line that is no line (bad notation, not actions) is the caller's error (SpiderError),
+    # not a search's bug
+    actions = parse_line(line) if isinstance(line, str) else [as_action(a) for a in line]
     try:
-        return replay(game.position, line, game)
+        return replay(game.position, actions, game)
     except ValueError as err:
         raise ReplayFailed(f"{whose} line is illegal under the reference rules: {err}") from err
 

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import numbers
 import re
 from typing import NamedTuple
 
@@ -133,10 +134,46 @@ def read_number(digits: str) -> int:
 def as_action(action) -> Action:
     """An Action, or its text (``"10>2"``, ``"deal"``) read with ``Action.parse``.
 
+    An ``Action`` built from its fields is checked as its text would be:
+    columns 0..9, 1..104 cards, or the deal exactly (``DEAL``).
+
     >>> as_action("deal") is DEAL, as_action("10>2") == Action(9, 1, 1)
     (True, True)
+    >>> as_action(Action(3, 9, 0))
+    Traceback (most recent call last):
+    ...
+    spidersolve.errors.SpiderError: Action(3, 9, 0): a move of 0 cards (a move takes 1..104)
     """
-    return Action.parse(action) if isinstance(action, str) else action
+    if isinstance(action, str):
+        return Action.parse(action)
+    if not isinstance(action, Action):
+        raise SpiderError(
+            f"an action is an Action or its text, such as '10>2' or 'deal', "
+            f"not {shown(repr(action))}"
+        )
+    problem = _field_problem(action)
+    if problem:
+        fields = ", ".join(shown(repr(f)) for f in action)
+        raise SpiderError(f"Action({fields}): {problem}")
+    return action
+
+
+def _field_problem(action: Action) -> str | None:
+    """Why an Action's fields are no action (``as_action``), or None."""
+    for value in action:
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            return "its fields are whole numbers (columns 0..9, then the cards)"
+    src, dst, n = (int(v) for v in action)
+    if src < 0 or dst < 0:
+        if (src, dst, n) == tuple(DEAL):
+            return None
+        return "not a move (columns 0..9) and not the deal, Action(-1, -1, 0)"
+    for name, col in (("source", src), ("destination", dst)):
+        if col >= N_COLS:
+            return f"{name} column {col} is not 0..9 (the fields count columns from 0)"
+    if not 1 <= n <= MAX_CARDS:
+        return f"a move of {n} cards (a move takes 1..{MAX_CARDS})"
+    return None
 
 
 DEAL = Action(-1, -1, 0)
@@ -169,7 +206,7 @@ def parse_line(text: str) -> list[Action]:
 def line_text(actions) -> str:
     """The text of a line: the actions' notation separated by single spaces.
 
-    >>> line_text([Action(9, 1, 1), DEAL])
-    '10>2 deal'
+    >>> line_text([Action(9, 1, 1), DEAL]), line_text(["10>2", "deal"])
+    ('10>2 deal', '10>2 deal')
     """
-    return " ".join(a.text() for a in actions)
+    return " ".join(as_action(a).text() for a in actions)

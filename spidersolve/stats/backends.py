@@ -252,7 +252,8 @@ def check_scheduler(address) -> None:
 
 
 # the ways a batch in another process can reach a scheduler (distributed's
-# inproc:// is within one process; ucx:// needs a package a batch does not have)
+# inproc:// is within one process: only this one's are taken; ucx:// needs a
+# package a batch does not have)
 SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss")
 
 
@@ -272,6 +273,11 @@ def address_problem(address) -> str | None:
     text = str(address)
     like = "use tcp://HOST:8786"
     scheme = text.split("://", 1)[0].lower() if "://" in text else "tcp"
+    if scheme == "inproc":  # inproc://HOST/PID/N: a cluster within this very process
+        fields = text.split("://", 1)[1].split("/")
+        if len(fields) == 3 and fields[1] == str(os.getpid()) and fields[2].isdigit():
+            return None
+        return f"'{shown(text)}' is not a Dask scheduler address a batch can reach: {like}"
     if scheme not in SCHEDULER_SCHEMES:
         return f"'{shown(text)}' is not a Dask scheduler address a batch can reach: {like}"
     try:
