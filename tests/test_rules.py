@@ -411,3 +411,40 @@ def test_verify_win_calls_a_line_that_is_no_line_the_callers_error_bug():
     assert not isinstance(caught.value, ReplayFailed)
     with pytest.raises(ReplayFailed, match="illegal under the reference rules"):
         verify_win("SP1-S1C-AAAAAAD", "1>1")
+
+
+@pytest.mark.parametrize("bad", [14, 30, 64, -1, 2**70, 0, -15, None, "AS", 1.0, True])
+def test_a_card_number_that_is_no_card_is_refused_by_name_bug(bad):
+    # IndexError, "KS is not in a 1-suit deck" for 0, "AC" for -15, or a float
+    # passed and failed later in to_text and the search
+    start = GameCode.parse("SP1-S1C-AAAAAAD").position()
+    stock = (bad, *start.stock[1:])
+    with pytest.raises(PositionError, match=f"cards: {re.escape(repr(bad))} is not a card number"):
+        Position.make(1, "classic", start.down, start.up, stock, ())
+
+
+@pytest.mark.parametrize("suits", [True, 1.0, "1"])
+def test_suits_that_are_no_whole_number_are_refused_bug(suits):
+    # True and 1.0 were taken, and the text ('spider True classic') read back by nothing
+    start = GameCode.parse("SP1-S1C-AAAAAAD").position()
+    with pytest.raises(PositionError, match=re.escape(f"not {suits!r}")):
+        Position.make(suits, "classic", start.down, start.up, start.stock, ())
+    with pytest.raises(SpiderError, match=re.escape(f"not {suits!r}")):
+        GameCode(suits, "classic", 3)
+
+
+def test_numpy_deal_numbers_and_pysol_numbers_of_any_form_name_one_deal_bug():
+    import numpy as np
+
+    from spidersolve.state import PysolDeal
+
+    # np.int64 overflowed in position(); PysolDeal(4, 5) failed in re; "0005" != "5"
+    code = GameCode(4, "classic", np.int64(7))
+    assert code == GameCode(4, "classic", 7) and type(code.deal_number) is int
+    assert code.position() == GameCode(4, "classic", 7).position()
+    assert PysolDeal(4, 5) == PysolDeal(4, "0005") == PysolDeal.parse("pysol:4:5")
+    for bad in (lambda: PysolDeal(3, "5"), lambda: PysolDeal(4, None)):
+        with pytest.raises(SpiderError):
+            bad()
+    with pytest.raises(SpiderError, match="deal number must be"):
+        GameCode(4, "classic", 1.5)

@@ -3,6 +3,7 @@ PySolFC deal numbers (SPEC sections 3, 4 and 4a)."""
 
 from __future__ import annotations
 
+import numbers
 import re
 from dataclasses import dataclass
 
@@ -28,6 +29,11 @@ class CodeError(SpiderError):
     """
 
 
+def _whole(value) -> bool:
+    """True for a whole number (a Python or numpy integer), not a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
 @dataclass(frozen=True)
 class GameCode:
     """A deal named by suits, rules and deal number.
@@ -41,12 +47,17 @@ class GameCode:
     deal_number: int
 
     def __post_init__(self):
-        if self.suits not in (1, 2, 4):
-            raise CodeError(f"suits must be 1, 2 or 4, not {self.suits}")
+        if not _whole(self.suits) or self.suits not in (1, 2, 4):
+            raise CodeError(f"suits must be 1, 2 or 4, not {shown(repr(self.suits))}")
         if self.rules not in RULES:
             raise CodeError(f"rules must be classic or relaxed, not {self.rules!r}")
-        if not 0 <= self.deal_number <= MAX_DEAL:
-            raise CodeError(f"deal number must be 0 .. {MAX_DEAL}, not {self.deal_number}")
+        if not _whole(self.deal_number) or not 0 <= self.deal_number <= MAX_DEAL:
+            raise CodeError(
+                f"deal number must be 0 .. {MAX_DEAL}, not {shown(repr(self.deal_number))}"
+            )
+        # a numpy integer (a deal number from np.arange) is the same number
+        object.__setattr__(self, "suits", int(self.suits))
+        object.__setattr__(self, "deal_number", int(self.deal_number))
         if self.suits == 1:
             object.__setattr__(self, "rules", "classic")
 
@@ -165,6 +176,22 @@ class PysolDeal:
     suits: int
     number: str  # digits, or 'ms' + digits
 
+    def __post_init__(self):
+        if not _whole(self.suits) or self.suits not in (1, 2, 4):
+            raise CodeError(f"PySolFC suits must be 1, 2 or 4, not {shown(repr(self.suits))}")
+        object.__setattr__(self, "suits", int(self.suits))
+        number = self.number
+        if _whole(number) and number >= 0:
+            number = str(int(number))  # PysolDeal(4, 5) is pysol:4:5
+        if not isinstance(number, str):
+            raise CodeError(
+                f"a PySolFC game number is digits or ms + digits, not {shown(repr(number))}"
+            )
+        digits = re.fullmatch(r"(ms)?([0-9]+)", ascii_lower(number))
+        if digits:  # 0005 is game 5, named pysol:S:5
+            number = (digits.group(1) or "") + (digits.group(2).lstrip("0") or "0")
+        object.__setattr__(self, "number", number)
+
     @classmethod
     def parse(cls, text: str) -> PysolDeal:
         """Read ``pysol:SUITS:NUMBER`` (NUMBER: digits, or ``ms`` and digits).
@@ -182,11 +209,7 @@ class PysolDeal:
         suits = int(m.group(1))
         if suits not in (1, 2, 4):
             raise CodeError(f"'{shown(raw)}': suits must be 1, 2 or 4, not {suits}")
-        number = m.group(2)
-        digits = re.fullmatch(r"(ms)?([0-9]+)", number)
-        if digits:  # 0005 is game 5, named pysol:S:5
-            number = (digits.group(1) or "") + (digits.group(2).lstrip("0") or "0")
-        deal = cls(suits, number)
+        deal = cls(suits, m.group(2))  # 0005 is game 5, named pysol:S:5
         deal._generator()  # validates the number
         return deal
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -26,6 +27,11 @@ from ..errors import SpiderError, shown
 
 N_COLS = 10
 RULES = ("classic", "relaxed")
+
+
+def _whole(value) -> bool:
+    """True for a whole number (a Python or numpy integer), not a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
 class PositionError(SpiderError):
@@ -249,8 +255,8 @@ class Position:
         >>> from spidersolve.state import as_position
         >>> as_position("SP1-S1C-AAAAAAD").validate()
         """
-        if self.suits not in (1, 2, 4):
-            raise PositionError(f"suits must be 1, 2 or 4, not {self.suits}")
+        if not _whole(self.suits) or self.suits not in (1, 2, 4):
+            raise PositionError(f"suits must be 1, 2 or 4, not {shown(repr(self.suits))}")
         if self.rules not in RULES:
             raise PositionError(f"rules must be classic or relaxed, not {self.rules!r}")
         if len(self.down) != N_COLS or len(self.up) != N_COLS:
@@ -280,6 +286,20 @@ class Position:
         deck = deck_counts(self.suits)
         if len(self.removed) > 8:
             raise PositionError(f"removed: {len(self.removed)} runs is more than 8")
+        for suit in self.removed:
+            if not _whole(suit) or not 0 <= suit < 4:
+                raise PositionError(
+                    f"removed: {shown(repr(suit))} is not a suit number (0..3: S, H, D, C)"
+                )
+        for line in (self.stock, *self.down, *self.up):
+            for card in line:
+                if not _whole(card) or not (
+                    card == UNKNOWN or (0 <= card >> 4 < 4 and 1 <= card & 15 <= 13)
+                ):
+                    raise PositionError(
+                        f"cards: {shown(repr(card))} is not a card number "
+                        "(suit * 16 + rank, rank 1..13, suit 0..3; 15 for ??)"
+                    )
         seen = Counter(self.stock)
         for c in range(N_COLS):
             seen.update(self.down[c])
