@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from data import STUCK_TEXT
 
+from spidersolve import SpiderError
 from spidersolve.cards import UNKNOWN
 from spidersolve.cli.main import cli
 from spidersolve.search.honest import METHODS, advise, default_workers, reveal_plan
@@ -464,3 +466,20 @@ def test_endgame_blind_searches_a_dealt_sample_with_the_reveal_limit(monkeypatch
     # the advice after the last deal is the same for another filling of the hidden cards
     view = visible_of(dealt)
     assert _decision(advise(view, **FAST)) == _decision(advise(_twin(dealt), **FAST))
+
+
+@pytest.mark.parametrize(
+    "kwargs, words",
+    [
+        ({"top": 0}, "top must be 1 .. 10000, not 0"),  # IndexError after all the sampling
+        ({"top": -1}, "top must be 1 .. 10000, not -1"),  # a candidate silently dropped
+        ({"ranking": ()}, "ranking must be a list"),  # AttributeError at the very end
+        ({"samples": True}, "samples must be 1 .. 10000, not True"),
+        ({"workers": None}, "workers must be 1 .. 10000, not None"),
+        ({"seed": None}, "seed must be 0 .. "),
+        ({"seed": 2**70}, "seed must be 0 .. "),  # decided as seed 0 did
+    ],
+)
+def test_advise_refuses_bad_options_before_any_work_bug(kwargs, words):
+    with pytest.raises(SpiderError, match=re.escape(words)):
+        advise("SP1-S1C-AAAAAAD", **kwargs)

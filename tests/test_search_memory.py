@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from spidersolve import SpiderError
 from spidersolve.cli.main import cli
 from spidersolve.search import SolveResult, solve
 from spidersolve.search.heuristic import weights_row
@@ -296,3 +298,26 @@ def test_budgets_nest_under_a_cap_that_stops_the_first_phase(monkeypatch):
         assert (again.verdict, again.nodes, again.line) == ("won", full.nodes, full.line)
     below = solve(game, nodes=full.nodes - 1, memory=cap)
     assert below.verdict == "unknown" and below.nodes == full.nodes - 1
+
+
+@pytest.mark.parametrize(
+    "kwargs, words",
+    [
+        ({"nodes": None}, "the node limit must be 1 .. "),
+        ({"nodes": "100"}, "not '100'"),
+        ({"nodes": 1.5}, "not 1.5"),  # was 1 node, silently
+        ({"nodes": True}, "not True"),
+        ({"nodes": 100, "memory": 0.5}, "not 0.5"),  # int(0.5) == 0 ran with no cap at all
+        ({"nodes": 100, "memory": True}, "not True"),
+    ],
+)
+def test_limits_that_are_no_whole_numbers_are_refused_bug(kwargs, words):
+    with pytest.raises(SpiderError, match=re.escape(words)):
+        solve("SP1-S1C-AAAAAAD", **kwargs)
+    won = replay("SP1-S1C-AAAAAAD", solve("SP1-S1C-AAAAAAD", nodes=20_000).line)
+    with pytest.raises(SpiderError, match=re.escape(words)):
+        solve(won, **kwargs)  # a won game is no reason to take a bad limit
+
+
+def test_a_numpy_node_limit_is_the_number_it_is():
+    assert solve("SP1-S1C-AAAAAAD", nodes=np.int64(300)) == solve("SP1-S1C-AAAAAAD", nodes=300)

@@ -39,11 +39,12 @@ knowledge.
 from __future__ import annotations
 
 import dataclasses
+import numbers
 import os
 import time
 from dataclasses import dataclass
 
-from ..errors import SpiderError
+from ..errors import SpiderError, shown
 from ..interrupt import ThreadPool
 from ..state import (
     Action,
@@ -301,8 +302,17 @@ def advise(
     view = as_position(view)
     if method not in METHODS:
         raise SpiderError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
-    if not 1 <= samples <= 10_000:
-        raise SpiderError(f"samples must be 1 .. 10000, not {samples}")
+    for name, value, low, high in (
+        ("samples", samples, 1, 10_000),
+        ("seed", seed, 0, 2**64 - 1),  # drawn with a 64-bit generator: no larger seed
+        ("top", top, 1, 10_000),
+        ("workers", workers, 1, 10_000),
+    ):
+        whole = isinstance(value, numbers.Integral) and not isinstance(value, bool)
+        if not whole or not low <= value <= high:
+            raise SpiderError(f"{name} must be {low} .. {high}, not {shown(repr(value))}")
+    if ranking is not None and not isinstance(ranking, list):
+        raise SpiderError(f"ranking must be a list (or None), not {shown(repr(ranking))}")
     started = time.perf_counter()
     if not view.has_unknown:
         view = visible_of(view)

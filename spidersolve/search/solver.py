@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import numbers
 import time
 from dataclasses import dataclass, field
 from itertools import accumulate
 
 import numpy as np
 
-from ..errors import SpiderError
+from ..errors import SpiderError, shown
 from ..interrupt import run_kernel
 from ..state import Action, Game, as_game, line_text, parse_line, replay
 from ..state._board import DEAL as DEAL_CODE
@@ -127,9 +128,22 @@ start_of = as_game  # the one coercion of a source to a Game (``state.as_game``)
 
 
 def check_node_limit(nodes: int) -> None:
-    """Raise SpiderError unless ``nodes`` is a node limit a search takes (1 .. MAX_NODES)."""
-    if not 1 <= nodes <= MAX_NODES:
-        raise SpiderError(f"the node limit must be 1 .. {MAX_NODES}, not {nodes}")
+    """Raise SpiderError unless ``nodes`` is a node limit a search takes: a whole
+    number (a Python or numpy integer, not a bool) 1 .. MAX_NODES."""
+    whole = isinstance(nodes, numbers.Integral) and not isinstance(nodes, bool)
+    if not whole or not 1 <= nodes <= MAX_NODES:
+        raise SpiderError(f"the node limit must be 1 .. {MAX_NODES}, not {shown(repr(nodes))}")
+
+
+def check_memory_cap(memory) -> None:
+    """Raise SpiderError unless ``memory`` is None or a whole number of bytes 1 .. 2**62 - 1."""
+    if memory is None:
+        return
+    whole = isinstance(memory, numbers.Integral) and not isinstance(memory, bool)
+    if not whole or not 0 < memory < 2**62:
+        raise SpiderError(
+            f"the search's memory must be a positive number of bytes, not {shown(repr(memory))}"
+        )
 
 
 def _plain(code: int) -> int:
@@ -152,10 +166,7 @@ class _Search:
         reveals (``_kernels.search``'s ``reveal_limit``); -1: every position."""
         position = game.position
         check_node_limit(nodes)
-        if memory is not None and not 0 < memory < 2**62:
-            raise SpiderError(
-                f"the search's memory must be a positive number of bytes, not {memory}"
-            )
+        check_memory_cap(memory)
         if position.has_unknown:
             raise SpiderError(
                 "the position has unknown cards (??) and cannot be "
@@ -430,9 +441,10 @@ def _solve_game(game: Game, nodes: int, weights=None, shorten=False, memory=None
     best line a hint follows.
     """
     started = time.perf_counter()
+    check_node_limit(nodes)  # checked even where no search runs: a bad call is one anyway
+    check_memory_cap(memory)
     if game.won:
         return SolveResult(Verdict.WON, 0, time.perf_counter() - started, (), 0, game.score), None
-    check_node_limit(nodes)
     spent = 0
     full = False
     first: _Search | None = None
