@@ -448,3 +448,36 @@ def test_numpy_deal_numbers_and_pysol_numbers_of_any_form_name_one_deal_bug():
             bad()
     with pytest.raises(SpiderError, match="deal number must be"):
         GameCode(4, "classic", 1.5)
+
+
+def test_text_readers_given_no_text_say_so_bug(tmp_path):
+    # AttributeError ('NoneType' object has no attribute 'strip') before
+    from spidersolve.state import PysolDeal, load_source
+
+    for read in (Action.parse, GameCode.parse, PysolDeal.parse, load_source, Position.from_text):
+        with pytest.raises(SpiderError, match="not None"):
+            read(None)
+    path = tmp_path / "p.txt"
+    path.write_text(GameCode.parse("SP1-S1C-AAAAAAD").position().to_text())
+    assert load_source(path)[0] == GameCode.parse("SP1-S1C-AAAAAAD").position()  # a Path too
+
+
+def test_a_game_built_from_its_fields_is_checked_bug():
+    # Game("SP1-...").won raised AttributeError; a negative score was carried on (709)
+    start = GameCode.parse("SP1-S1C-AAAAAAD").position()
+    assert Game("SP1-S1C-AAAAAAD") == Game.start(start)
+    for fields in ({"score": None}, {"score": -3}, {"moves": 1.0}, {"moves": True}):
+        with pytest.raises(SpiderError, match="must be a whole number 0 or more"):
+            Game(start, **fields)
+    with pytest.raises(SpiderError, match="game must be a Game"):
+        replay(start, "10>2", game=start)
+    with pytest.raises(SpiderError, match="a line is its text or its actions"):
+        replay(start, None)
+
+
+def test_after_takes_actions_as_replay_does():
+    from spidersolve.state import as_game
+
+    assert as_game("SP1-S1C-AAAAAAD", after=[Action(9, 1, 1)]) == as_game(
+        "SP1-S1C-AAAAAAD", after="10>2"
+    )

@@ -63,6 +63,10 @@ class Action(NamedTuple):
         >>> Action.parse("3>4x1")
         Action.parse('3>4')
         """
+        if not isinstance(text, str):
+            raise SpiderError(
+                f"an action is text such as '10>2' or 'deal', not {shown(repr(text))}"
+            )
         raw = text.strip(" \t\r\n")
         if ascii_lower(raw) == "deal":
             return DEAL

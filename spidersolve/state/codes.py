@@ -68,6 +68,8 @@ class GameCode:
         >>> GameCode.parse(" sp1-s4c-aaaaaad ").deal_number
         3
         """
+        if not isinstance(text, str):
+            raise CodeError(f"a game code is text, not {shown(repr(text))}")
         raw = text.strip(_AROUND)
         parts = ascii_upper(raw).split("-")
         if not raw:
@@ -199,6 +201,8 @@ class PysolDeal:
         >>> PysolDeal.parse("pysol:1:ms7").number
         'ms7'
         """
+        if not isinstance(text, str):
+            raise CodeError(f"a game code is text, not {shown(repr(text))}")
         raw = text.strip(_AROUND)
         m = re.fullmatch(r"pysol:([0-9]{1,3}):([!-~]+)", ascii_lower(raw))
         if not m:

@@ -9,8 +9,10 @@
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field
 
+from ..errors import SpiderError, shown
 from .actions import Action, as_action, parse_line
 from .position import Position
 from .rules import START_SCORE, IllegalAction, apply, legal_actions, next_score
@@ -58,6 +60,17 @@ class Game:
     # a linked list: (entry, the stack below) or (), so a push is O(1) however
     # long the game, and copies share what they have in common
     _stack: tuple = field(default=(), init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        if not isinstance(self.position, Position):  # a code, a file: as Game.start reads it
+            self.position = as_position(self.position)
+        for name in ("moves", "score"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+                raise SpiderError(
+                    f"a game's {name} must be a whole number 0 or more, not {shown(repr(value))}"
+                )
+            setattr(self, name, int(value))
 
     @classmethod
     def start(cls, source) -> Game:
@@ -220,6 +233,10 @@ def replay(source, line, game: Game | None = None) -> Game:
     ...
     spidersolve.state.rules.IllegalAction: action 1 (1>1): 1>1 is illegal: a column cannot move onto itself
     """
+    if game is not None and not isinstance(game, Game):
+        raise SpiderError(f"game must be a Game (or None), not {type(game).__name__}")
+    if not isinstance(line, str) and not hasattr(line, "__iter__"):
+        raise SpiderError(f"a line is its text or its actions, not {shown(repr(line))}")
     actions = parse_line(line) if isinstance(line, str) else [as_action(a) for a in line]
     if game is None:
         game = source if isinstance(source, Game) else Game.start(source)
@@ -247,6 +264,9 @@ def as_game(source, after: str = "") -> Game:
     True
     """
     game = source if isinstance(source, Game) else Game.start(source)
-    if after and after.strip():
+    if isinstance(after, str):
+        if after.strip():
+            game = replay(game, after)
+    elif after is not None:  # actions, as replay takes them
         game = replay(game, after)
     return game

@@ -166,6 +166,8 @@ class Position:
         ...
         spidersolve.state.position.PositionError: cards: 8S appears 9 times (columns 1, 7, 9 and 10, stock), the 1-suit deck has 8
         """
+        if not isinstance(text, str):
+            raise PositionError(f"position text is a str, not {shown(repr(text))[:60]}")
         header = None
         removed = stock = None
         columns: dict[int, tuple[list[int], list[int]]] = {}

@@ -117,6 +117,10 @@ def load_source(source: str) -> tuple[Position, str]:
     >>> load_source("pysol:4:14934")[1]
     'pysol:4:14934'
     """
+    if isinstance(source, os.PathLike):  # a pathlib.Path names a file, as as_position takes it
+        source = os.fspath(source)
+    if not isinstance(source, str):
+        raise SpiderError(f"a source is a name (text or a path), not {shown(repr(source))}")
     text = source.strip(" \t\r\n")
     if not text:
         raise SpiderError(f"an empty name is not {WHAT}")
