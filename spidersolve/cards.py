@@ -11,6 +11,8 @@ relies on.  ``UNKNOWN`` (15) stands for a face-down card that is not known
 
 from __future__ import annotations
 
+import numbers
+
 from .errors import SpiderError, shown
 
 SUITS = "SHDC"
@@ -62,6 +64,18 @@ BLANKS = " \t"
 
 def make_card(rank: int, suit: int) -> int:
     return suit * 16 + rank
+
+
+def is_card_number(value) -> bool:
+    """True for a card's number (``make_card``: suit 0..3, rank 1..13), a whole
+    number (a Python or numpy integer, not a bool); False for ``UNKNOWN``.
+
+    >>> is_card_number(make_card(13, 3)), is_card_number(14), is_card_number(1.0)
+    (True, False, False)
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        return False
+    return 0 <= value >> 4 < 4 and 1 <= value & 15 <= 13
 
 
 def card_rank(card: int) -> int:

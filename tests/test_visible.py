@@ -206,3 +206,24 @@ def test_a_card_named_more_often_counts_every_time_it_is_named_bug():
     left = unseen_cards(view)[parse_card("2S")]
     with pytest.raises(PositionError, match=rf"^2S is named 10 times, but only {left} 2S are"):
         name_deal(view, [parse_card("2S")] * 10)
+
+
+def test_naming_cards_checks_the_column_and_the_card_bug():
+    # name_down(V, -1, ...) named column 10's card, column 10 and card 14 raised
+    # IndexError, card 0 was called KS; visible_of took no game code
+    from spidersolve.cards import parse_card
+    from spidersolve.state import PositionError
+    from spidersolve.state.visible import name_deal, name_down
+
+    view = visible_of("SP1-S1C-AAAAAAD")
+    assert view == visible_of(GameCode.parse("SP1-S1C-AAAAAAD").position())
+    for col in (-1, 10, 1.0, True):
+        with pytest.raises(PositionError, match="a column is 0..9 here"):
+            name_down(view, col, parse_card("AS"))
+    for card in (0, 14, -15):
+        with pytest.raises(PositionError, match=f"{card} is not a card number"):
+            name_down(view, 0, card)
+    with pytest.raises(PositionError, match="14 is not a card number"):
+        name_deal(view, [14] * 10)
+    with pytest.raises(PositionError, match="a column is 0..9 here"):
+        view.column(-1)

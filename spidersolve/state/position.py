@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ..cards import (
     BLANKS,
+    N_CARDS,
     SUIT_NAMES,
     SUITS,
     UNKNOWN,
@@ -19,6 +20,7 @@ from ..cards import (
     card_text,
     card_words,
     deck_counts,
+    is_card_number,
     make_card,
     parse_card,
     suit_letter,
@@ -136,6 +138,9 @@ class Position:
         >>> Position.from_deck(1, "classic", ordered_deck(1)).words()[:44]
         'Stock: 50 cards, 5 deals left; no runs remov'
         """
+        deck = list(deck)
+        if len(deck) != N_CARDS:
+            raise PositionError(f"a deck is {N_CARDS} cards, not {len(deck)}")
         piles: list[list[int]] = [[] for _ in range(N_COLS)]
         for i in range(54):
             piles[i % N_COLS].append(deck[i])
@@ -295,9 +300,7 @@ class Position:
                 )
         for line in (self.stock, *self.down, *self.up):
             for card in line:
-                if not _whole(card) or not (
-                    card == UNKNOWN or (0 <= card >> 4 < 4 and 1 <= card & 15 <= 13)
-                ):
+                if not (is_card_number(card) or (_whole(card) and card == UNKNOWN)):
                     raise PositionError(
                         f"cards: {shown(repr(card))} is not a card number "
                         "(suit * 16 + rank, rank 1..13, suit 0..3; 15 for ??)"
@@ -370,6 +373,8 @@ class Position:
         >>> " ".join(card_text(x) for x in as_position("SP1-S1C-AAAAAAD").column(0))
         '8S AS TS AS KS 2S'
         """
+        if not _whole(c) or not 0 <= c < N_COLS:
+            raise PositionError(f"a column is 0..9 here (column 1 is 0), not {shown(repr(c))}")
         return self.down[c] + self.up[c]
 
     def words(self) -> str:

@@ -16,20 +16,26 @@ shuffled list of the unseen cards, so every assignment is equally likely.
 from __future__ import annotations
 
 import hashlib
+import numbers
 from collections import Counter
 
 import numpy as np
 
-from ..cards import UNKNOWN, card_text, deck_counts, make_card
-from ..errors import SpiderError
+from ..cards import UNKNOWN, card_text, deck_counts, is_card_number, make_card
+from ..errors import SpiderError, shown
 from .position import N_COLS, Position, PositionError
+from .source import as_position
 
 # The stream a sample draws from: SeedSequence(seed, digest of the visible text).
 SAMPLE_STREAM = 0x51DE
 
 
 def visible_of(pos: Position) -> Position:
-    """The position as a player sees it: every face-down and stock card ``??``."""
+    """The position as a player sees it: every face-down and stock card ``??``.
+
+    ``pos`` is a Position or anything ``as_position`` reads.
+    """
+    pos = as_position(pos)
     return Position(
         pos.suits,
         pos.rules,
@@ -126,6 +132,8 @@ def name_down(pos: Position, col: int, card: int) -> Position:
 
     The card must be one of the unseen cards; an error names what is wrong.
     """
+    if isinstance(col, bool) or not isinstance(col, numbers.Integral) or not 0 <= col < N_COLS:
+        raise PositionError(f"a column is 0..9 here (column 1 is 0), not {shown(repr(col))}")
     down = pos.down[col]
     if not down:
         raise PositionError(f"column {col + 1} has no face-down card")
@@ -168,6 +176,10 @@ def _check_unseen(pos: Position, cards) -> None:
     for card in cards:
         if card == UNKNOWN:
             raise PositionError("name a card, not '??'")
+        if not is_card_number(card):
+            raise PositionError(
+                f"{shown(repr(card))} is not a card number (suit * 16 + rank, rank 1..13)"
+            )
         if left[card] <= 0:
             if card not in deck_counts(pos.suits):
                 raise PositionError(f"{card_text(card)} is not in a {pos.suits}-suit deck")
