@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import event, given, settings
@@ -12,6 +14,7 @@ from spidersolve.cards import card_rank, card_suit
 from spidersolve.search import _terms as SK
 from spidersolve.search.heuristic import (
     DEFAULT_WEIGHTS,
+    DIG,
     PLAIN,
     PRESETS,
     TERMS,
@@ -368,3 +371,25 @@ def test_a_noisy_beam_is_another_beam_and_its_wins_replay():
     )
     assert zero == once  # seed 0 is the noise alone
     assert seeded.line not in lines | {plain.line}  # another seed, another beam
+
+
+@pytest.mark.parametrize(
+    "weights, words",
+    [
+        ([True] * 12, "a weight is a whole number, not True or False"),  # "12 integers, not 12"
+        (Weights(face_down=2**70), "face_down 1180591620717411303424 is past"),  # OverflowError
+        ({"breaks": "3"}, "breaks is a whole number, not '3'"),  # taken silently
+        (Weights(width=-5), "width is 0 or more, not -5"),
+        (Weights(noise=-1), "noise is 0 or more, not -1"),
+    ],
+)
+def test_weights_that_are_no_weights_are_refused_by_name_bug(weights, words):
+    with pytest.raises(ValueError, match=re.escape(words)):
+        weight_rows(weights)
+
+
+def test_weights_as_a_numpy_array_are_its_rows_bug():
+    # a 2-D array failed with numpy's "truth value ... is ambiguous"
+    rows = np.array([list(PLAIN), list(DIG)])
+    assert weight_rows(rows).tolist() == weight_rows([PLAIN, DIG]).tolist()
+    assert weight_rows(np.array(list(PLAIN))).tolist() == weight_rows(PLAIN).tolist()

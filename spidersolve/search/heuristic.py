@@ -310,9 +310,13 @@ def weight_rows(weights=None) -> np.ndarray:
     """
     if weights is None:
         weights = DEFAULT_WEIGHTS
+    if isinstance(weights, np.ndarray):  # one row, or one row per heuristic
+        weights = weights.tolist()
     if isinstance(weights, (str, dict)) or _is_row(weights):
         weights = [weights]
     elif weights and all(isinstance(x, (int, np.integer)) for x in weights):
+        if any(isinstance(x, bool) for x in weights):
+            raise ValueError("weights: a weight is a whole number, not True or False")
         raise ValueError(
             f"weights: a row has {K.N_WEIGHTS} integers ({', '.join(TERMS)}), not {len(weights)}"
         )
@@ -341,7 +345,22 @@ def weight_rows(weights=None) -> np.ndarray:
             )
     if not rows:
         raise ValueError("weights: at least one heuristic")
+    for row in rows:
+        for name, value in zip(TERMS, row):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+                raise ValueError(f"weights: {name} is a whole number, not {value!r}")
+            if not -WEIGHT_LIMIT < value < WEIGHT_LIMIT:
+                raise ValueError(f"weights: {name} {value} is past +-{WEIGHT_LIMIT:,}")
+            if name in SETTINGS and value < 0:
+                raise ValueError(f"weights: {name} is 0 or more, not {value}")
     return np.array(rows, np.int64)
+
+
+# A weight's bound, far above any useful weight or beam width (5,000 in the
+# presets) and far below what the kernels' 64-bit sums of weights times counts
+# could not hold (``Weights(face_down=2**70)`` overflowed int64)
+WEIGHT_LIMIT = 2**20
+SETTINGS = ("width", "noise", "seed", "macro")  # a row's settings, not weights: none negative
 
 
 def _is_row(value) -> bool:
