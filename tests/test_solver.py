@@ -17,6 +17,7 @@ from strategies import (
     stored_endgames,
 )
 
+from spidersolve import SpiderError
 from spidersolve.search import ReplayFailed, solve, verify_win
 from spidersolve.state import (
     Action,
@@ -607,3 +608,12 @@ def test_a_tail_beam_that_proves_the_deal_lost_ends_the_solve(monkeypatch):
     for limit in (194, 300, 1_050, 5_000):
         result = solve(code, after=LOST_AFTER_783, nodes=limit)
         assert (result.verdict, result.nodes) == ("lost", 194)
+
+
+def test_the_library_says_what_to_do_with_hidden_cards_in_its_own_words():
+    # it told a library caller to "give the game code with --after LINE"
+    from spidersolve.state.visible import visible_of
+
+    with pytest.raises(SpiderError) as caught:
+        solve(visible_of("SP1-S1C-AAAAAAD"), nodes=100)
+    assert "--after" not in str(caught.value) and "advise()" in str(caught.value)

@@ -169,9 +169,9 @@ class _Search:
         check_memory_cap(memory)
         if position.has_unknown:
             raise SpiderError(
-                "the position has unknown cards (??) and cannot be "
-                "solved with full knowledge: give the game code with --after "
-                "LINE instead"
+                "the position has unknown cards (??) and cannot be solved with "
+                "full knowledge: solve the whole deal (its game code, after= the "
+                "line played), or ask advise() for an honest hint"
             )
         started = time.perf_counter()
         self._best: tuple[Action, ...] | None = None  # kept by release()
