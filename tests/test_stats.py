@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import pandas as pd
 import pytest
@@ -230,3 +231,25 @@ def test_results_files_carry_their_metadata(tmp_path):
 
     assert load_runs(path) == [{"run_id": "r1", "settings": {}}]
     assert len(load_results(path)) == 2
+
+
+def test_plan_and_the_interval_check_what_they_are_given_bug():
+    # rules="classic" planned rules 'c', 'l', 'a', 's', 'i'; suits 3, deal 1.5 and a
+    # limit past the largest were taken; wilson_interval(11, 10) was a math domain error
+    from spidersolve import SpiderError
+    from spidersolve.stats.plan import plan
+    from spidersolve.stats.winrates import wilson_interval
+
+    assert plan("code", [1], "classic", range(3), 100) == plan(
+        "code", [1], ["classic"], range(3), 100
+    )
+    for args, words in (
+        (("code", [3], ["classic"], range(3), 100), "--suits: '3' is not a suit count"),
+        (("code", [4], ["classic"], [1.5], 100), "--deals: a deal number is a whole number"),
+        (("code", [4], ["classic"], range(2), 10**20), "--nodes: the node limit must be 1 .. "),
+        (("code", [4], ["nope"], range(2), 100), "--rules: 'nope' is not classic or relaxed"),
+    ):
+        with pytest.raises(SpiderError, match=re.escape(words)):
+            plan(*args)
+    with pytest.raises(ValueError, match="11 successes in 10 trials"):
+        wilson_interval(11, 10)

@@ -12,12 +12,14 @@ form a run's metadata keeps them in.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from ..errors import SpiderError, comma_items, shown
 from ..state.codes import MAX_DEAL, GameCode, PysolDeal
+from ..state.position import RULES
 from .schema import DEFAULT_SEARCH, KEY, PLAYERS, SOURCES
 
 MAX_PYSOL = 10**20 - 1
@@ -91,7 +93,14 @@ def settings(source: str, suits: Iterable[int], rules: Iterable[str]) -> list[Se
     """The distinct settings; 1 suit relaxed is 1 suit classic, so it is kept once."""
     if source not in SOURCES:
         raise SpiderError(f"--source: '{source}' is not a deal source (code or pysol)")
-    rules = list(rules)
+    suits = [suits] if isinstance(suits, int) else list(suits)
+    rules = [rules] if isinstance(rules, str) else list(rules)  # not its letters
+    for s in suits:
+        if isinstance(s, bool) or s not in (1, 2, 4):
+            raise SpiderError(f"--suits: '{shown(str(s))}' is not a suit count (1, 2 or 4)")
+    for r in rules:
+        if r not in RULES:
+            raise SpiderError(f"--rules: '{shown(str(r))}' is not classic or relaxed")
     if source == "pysol" and "relaxed" in rules:
         raise SpiderError("--source pysol: PySolFC's Spider games use classic rules only")
     seen = {Setting(source, s, "classic" if s == 1 else r) for s in suits for r in rules}
@@ -167,8 +176,16 @@ def plan(
     deals = sorted(set(deals))
     if not deals:
         raise SpiderError("--deals: no deals given")
-    if nodes is not None and nodes < 1:
-        raise SpiderError(f"--nodes: the node limit must be at least 1, not {nodes}")
+    for deal in deals:
+        if isinstance(deal, bool) or not isinstance(deal, numbers.Integral):
+            raise SpiderError(f"--deals: a deal number is a whole number, not {shown(repr(deal))}")
+    if nodes is not None:
+        from ..search.solver import check_node_limit
+
+        try:
+            check_node_limit(nodes)
+        except SpiderError as err:
+            raise SpiderError(f"--nodes: {err}") from None
     low, high = (1, MAX_PYSOL) if source == "pysol" else (0, MAX_DEAL)
     for deal in (deals[0], deals[-1]):
         if not low <= deal <= high:

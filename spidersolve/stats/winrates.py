@@ -42,6 +42,8 @@ def wilson_interval(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     """
     if n <= 0:
         return (math.nan, math.nan)
+    if not 0 <= k <= n:
+        raise ValueError(f"wilson_interval: {k} successes in {n} trials is not 0 .. {n}")
     p = k / n
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
