@@ -11,9 +11,7 @@ relies on.  ``UNKNOWN`` (15) stands for a face-down card that is not known
 
 from __future__ import annotations
 
-import numbers
-
-from .errors import SpiderError, shown
+from .errors import SpiderError, is_whole, shown
 
 SUITS = "SHDC"
 RANKS = "A23456789TJQK"
@@ -73,7 +71,7 @@ def is_card_number(value) -> bool:
     >>> is_card_number(make_card(13, 3)), is_card_number(14), is_card_number(1.0)
     (True, False, False)
     """
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    if not is_whole(value):
         return False
     return 0 <= value >> 4 < 4 and 1 <= value & 15 <= 13
 

@@ -117,3 +117,15 @@ def error_line(message: str) -> str:
     """
     words = str(message).split()
     return " ".join(shown(word) if len(word) > LONG_WORD else word for word in words)
+
+
+def is_whole(value) -> bool:
+    """True for a whole number, a Python or numpy integer but not a bool: what every
+    count, column, card number and limit given to the library must be.
+
+    >>> is_whole(3), is_whole(True), is_whole(3.0)
+    (True, False, False)
+    """
+    import numbers
+
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)

@@ -39,12 +39,11 @@ knowledge.
 from __future__ import annotations
 
 import dataclasses
-import numbers
 import os
 import time
 from dataclasses import dataclass
 
-from ..errors import SpiderError, shown
+from ..errors import SpiderError, is_whole, shown
 from ..interrupt import ThreadPool
 from ..state import (
     Action,
@@ -308,8 +307,7 @@ def advise(
         ("top", top, 1, 10_000),
         ("workers", workers, 1, 10_000),
     ):
-        whole = isinstance(value, numbers.Integral) and not isinstance(value, bool)
-        if not whole or not low <= value <= high:
+        if not is_whole(value) or not low <= value <= high:
             raise SpiderError(f"{name} must be {low} .. {high}, not {shown(repr(value))}")
     if ranking is not None and not isinstance(ranking, list):
         raise SpiderError(f"ranking must be a list (or None), not {shown(repr(ranking))}")

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import numbers
 import time
 from dataclasses import dataclass, field
 from itertools import accumulate
 
 import numpy as np
 
-from ..errors import SpiderError, shown
+from ..errors import SpiderError, is_whole, shown
 from ..interrupt import run_kernel
 from ..state import Action, Game, as_game, line_text, parse_line, replay
 from ..state._board import DEAL as DEAL_CODE
@@ -130,8 +129,7 @@ start_of = as_game  # the one coercion of a source to a Game (``state.as_game``)
 def check_node_limit(nodes: int) -> None:
     """Raise SpiderError unless ``nodes`` is a node limit a search takes: a whole
     number (a Python or numpy integer, not a bool) 1 .. MAX_NODES."""
-    whole = isinstance(nodes, numbers.Integral) and not isinstance(nodes, bool)
-    if not whole or not 1 <= nodes <= MAX_NODES:
+    if not is_whole(nodes) or not 1 <= nodes <= MAX_NODES:
         raise SpiderError(f"the node limit must be 1 .. {MAX_NODES}, not {shown(repr(nodes))}")
 
 
@@ -139,8 +137,7 @@ def check_memory_cap(memory) -> None:
     """Raise SpiderError unless ``memory`` is None or a whole number of bytes 1 .. 2**62 - 1."""
     if memory is None:
         return
-    whole = isinstance(memory, numbers.Integral) and not isinstance(memory, bool)
-    if not whole or not 0 < memory < 2**62:
+    if not is_whole(memory) or not 0 < memory < 2**62:
         raise SpiderError(
             f"the search's memory must be a positive number of bytes, not {shown(repr(memory))}"
         )

@@ -6,12 +6,11 @@
 
 from __future__ import annotations
 
-import numbers
 import re
 from typing import NamedTuple
 
 from ..cards import ascii_lower
-from ..errors import SpiderError, shown
+from ..errors import SpiderError, is_whole, shown
 from .position import N_COLS
 from .source import as_position
 
@@ -165,7 +164,7 @@ def as_action(action) -> Action:
 def _field_problem(action: Action) -> str | None:
     """Why an Action's fields are no action (``as_action``), or None."""
     for value in action:
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        if not is_whole(value):
             return "its fields are whole numbers (columns 0..9, then the cards)"
     src, dst, n = (int(v) for v in action)
     if src < 0 or dst < 0:

@@ -3,12 +3,11 @@ PySolFC deal numbers (SPEC sections 3, 4 and 4a)."""
 
 from __future__ import annotations
 
-import numbers
 import re
 from dataclasses import dataclass
 
 from ..cards import N_CARDS, ascii_lower, ascii_upper, make_card, ordered_deck
-from ..errors import SpiderError, shown
+from ..errors import SpiderError, is_whole, shown
 from .position import RULES, Position
 
 # white space a code may have around it (ASCII only, as everywhere)
@@ -29,11 +28,6 @@ class CodeError(SpiderError):
     """
 
 
-def _whole(value) -> bool:
-    """True for a whole number (a Python or numpy integer), not a bool."""
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
-
-
 @dataclass(frozen=True)
 class GameCode:
     """A deal named by suits, rules and deal number.
@@ -47,11 +41,11 @@ class GameCode:
     deal_number: int
 
     def __post_init__(self):
-        if not _whole(self.suits) or self.suits not in (1, 2, 4):
+        if not is_whole(self.suits) or self.suits not in (1, 2, 4):
             raise CodeError(f"suits must be 1, 2 or 4, not {shown(repr(self.suits))}")
         if self.rules not in RULES:
             raise CodeError(f"rules must be classic or relaxed, not {self.rules!r}")
-        if not _whole(self.deal_number) or not 0 <= self.deal_number <= MAX_DEAL:
+        if not is_whole(self.deal_number) or not 0 <= self.deal_number <= MAX_DEAL:
             raise CodeError(
                 f"deal number must be 0 .. {MAX_DEAL}, not {shown(repr(self.deal_number))}"
             )
@@ -179,11 +173,11 @@ class PysolDeal:
     number: str  # digits, or 'ms' + digits
 
     def __post_init__(self):
-        if not _whole(self.suits) or self.suits not in (1, 2, 4):
+        if not is_whole(self.suits) or self.suits not in (1, 2, 4):
             raise CodeError(f"PySolFC suits must be 1, 2 or 4, not {shown(repr(self.suits))}")
         object.__setattr__(self, "suits", int(self.suits))
         number = self.number
-        if _whole(number) and number >= 0:
+        if is_whole(number) and number >= 0:
             number = str(int(number))  # PysolDeal(4, 5) is pysol:4:5
         if not isinstance(number, str):
             raise CodeError(

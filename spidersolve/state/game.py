@@ -9,10 +9,9 @@
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass, field
 
-from ..errors import SpiderError, shown
+from ..errors import SpiderError, is_whole, shown
 from .actions import Action, as_action, parse_line
 from .position import Position
 from .rules import START_SCORE, IllegalAction, apply, legal_actions, next_score
@@ -66,7 +65,7 @@ class Game:
             self.position = as_position(self.position)
         for name in ("moves", "score"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+            if not is_whole(value) or value < 0:
                 raise SpiderError(
                     f"a game's {name} must be a whole number 0 or more, not {shown(repr(value))}"
                 )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numbers
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -25,15 +24,10 @@ from ..cards import (
     parse_card,
     suit_letter,
 )
-from ..errors import SpiderError, shown
+from ..errors import SpiderError, is_whole, shown
 
 N_COLS = 10
 RULES = ("classic", "relaxed")
-
-
-def _whole(value) -> bool:
-    """True for a whole number (a Python or numpy integer), not a bool."""
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
 class PositionError(SpiderError):
@@ -262,7 +256,7 @@ class Position:
         >>> from spidersolve.state import as_position
         >>> as_position("SP1-S1C-AAAAAAD").validate()
         """
-        if not _whole(self.suits) or self.suits not in (1, 2, 4):
+        if not is_whole(self.suits) or self.suits not in (1, 2, 4):
             raise PositionError(f"suits must be 1, 2 or 4, not {shown(repr(self.suits))}")
         if self.rules not in RULES:
             raise PositionError(f"rules must be classic or relaxed, not {self.rules!r}")
@@ -294,13 +288,13 @@ class Position:
         if len(self.removed) > 8:
             raise PositionError(f"removed: {len(self.removed)} runs is more than 8")
         for suit in self.removed:
-            if not _whole(suit) or not 0 <= suit < 4:
+            if not is_whole(suit) or not 0 <= suit < 4:
                 raise PositionError(
                     f"removed: {shown(repr(suit))} is not a suit number (0..3: S, H, D, C)"
                 )
         for line in (self.stock, *self.down, *self.up):
             for card in line:
-                if not (is_card_number(card) or (_whole(card) and card == UNKNOWN)):
+                if not (is_card_number(card) or (is_whole(card) and card == UNKNOWN)):
                     raise PositionError(
                         f"cards: {shown(repr(card))} is not a card number "
                         "(suit * 16 + rank, rank 1..13, suit 0..3; 15 for ??)"
@@ -373,7 +367,7 @@ class Position:
         >>> " ".join(card_text(x) for x in as_position("SP1-S1C-AAAAAAD").column(0))
         '8S AS TS AS KS 2S'
         """
-        if not _whole(c) or not 0 <= c < N_COLS:
+        if not is_whole(c) or not 0 <= c < N_COLS:
             raise PositionError(f"a column is 0..9 here (column 1 is 0), not {shown(repr(c))}")
         return self.down[c] + self.up[c]
 

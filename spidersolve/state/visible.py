@@ -16,13 +16,12 @@ shuffled list of the unseen cards, so every assignment is equally likely.
 from __future__ import annotations
 
 import hashlib
-import numbers
 from collections import Counter
 
 import numpy as np
 
 from ..cards import UNKNOWN, card_text, deck_counts, is_card_number, make_card
-from ..errors import SpiderError, shown
+from ..errors import SpiderError, is_whole, shown
 from .position import N_COLS, Position, PositionError
 from .source import as_position
 
@@ -132,7 +131,7 @@ def name_down(pos: Position, col: int, card: int) -> Position:
 
     The card must be one of the unseen cards; an error names what is wrong.
     """
-    if isinstance(col, bool) or not isinstance(col, numbers.Integral) or not 0 <= col < N_COLS:
+    if not is_whole(col) or not 0 <= col < N_COLS:
         raise PositionError(f"a column is 0..9 here (column 1 is 0), not {shown(repr(col))}")
     down = pos.down[col]
     if not down:

@@ -12,12 +12,11 @@ form a run's metadata keeps them in.
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from ..errors import SpiderError, comma_items, shown
+from ..errors import SpiderError, comma_items, is_whole, shown
 from ..state.codes import MAX_DEAL, GameCode, PysolDeal
 from ..state.position import RULES
 from .schema import DEFAULT_SEARCH, KEY, PLAYERS, SOURCES
@@ -177,7 +176,7 @@ def plan(
     if not deals:
         raise SpiderError("--deals: no deals given")
     for deal in deals:
-        if isinstance(deal, bool) or not isinstance(deal, numbers.Integral):
+        if not is_whole(deal):
             raise SpiderError(f"--deals: a deal number is a whole number, not {shown(repr(deal))}")
     if nodes is not None:
         from ..search.solver import check_node_limit
