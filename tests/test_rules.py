@@ -481,3 +481,13 @@ def test_after_takes_actions_as_replay_does():
     assert as_game("SP1-S1C-AAAAAAD", after=[Action(9, 1, 1)]) == as_game(
         "SP1-S1C-AAAAAAD", after="10>2"
     )
+
+
+def test_verify_win_on_hidden_cards_is_the_callers_error():
+    from spidersolve.search.verify import ReplayFailed, verify_win
+    from spidersolve.state import HiddenCard
+    from spidersolve.state.visible import visible_of
+
+    with pytest.raises(HiddenCard) as caught:
+        verify_win(visible_of("SP1-S1C-AAAAAAD"), "10>2")
+    assert not isinstance(caught.value, ReplayFailed)
