@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from ..errors import SpiderError, is_whole, shown
 from .actions import Action, as_action, parse_line
 from .position import Position
-from .rules import START_SCORE, IllegalAction, apply, legal_actions, next_score
+from .rules import START_SCORE, HiddenCard, IllegalAction, apply, legal_actions, next_score
 from .source import as_position
 
 
@@ -242,6 +242,8 @@ def replay(source, line, game: Game | None = None) -> Game:
     for i, action in enumerate(actions, start=1):
         try:
             game = game.play(action)
+        except HiddenCard as err:  # still a HiddenCard, with its column, for those who catch it
+            raise HiddenCard(f"action {i} ({action.text()}): {err}", err.col) from None
         except IllegalAction as err:
             raise IllegalAction(f"action {i} ({action.text()}): {err}") from None
     return game
