@@ -147,6 +147,8 @@ def as_action(action) -> Action:
     ...
     spidersolve.errors.SpiderError: Action(3, 9, 0): a move of 0 cards (a move takes 1..104)
     """
+    if action is DEAL:
+        return action
     if isinstance(action, str):
         return Action.parse(action)
     if not isinstance(action, Action):
@@ -163,10 +165,11 @@ def as_action(action) -> Action:
 
 def _field_problem(action: Action) -> str | None:
     """Why an Action's fields are no action (``as_action``), or None."""
-    for value in action:
-        if not is_whole(value):
+    src, dst, n = action
+    if type(src) is not int or type(dst) is not int or type(n) is not int:  # fast path: ints
+        if not (is_whole(src) and is_whole(dst) and is_whole(n)):
             return "its fields are whole numbers (columns 0..9, then the cards)"
-    src, dst, n = (int(v) for v in action)
+        src, dst, n = int(src), int(dst), int(n)
     if src < 0 or dst < 0:
         if (src, dst, n) == tuple(DEAL):
             return None

@@ -122,7 +122,11 @@ def why_illegal(pos, action) -> str | None:
     """
     if not isinstance(pos, Position):
         pos = as_position(pos)
-    action = as_action(action)
+    return _why_illegal(pos, as_action(action))
+
+
+def _why_illegal(pos: Position, action: Action) -> str | None:
+    """``why_illegal`` of a Position and an Action ``as_action`` has checked."""
     if action.is_deal:
         if not pos.stock:
             return "the stock is empty"
@@ -189,7 +193,7 @@ def apply(pos, action) -> tuple[Position, list[int]]:
     if not isinstance(pos, Position):
         pos = as_position(pos)
     action = as_action(action)
-    reason = why_illegal(pos, action)
+    reason = _why_illegal(pos, action)
     if reason:
         raise IllegalAction(f"{action.text()} is illegal: {reason}")
     down = [list(c) for c in pos.down]
