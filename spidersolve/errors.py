@@ -126,6 +126,8 @@ def is_whole(value) -> bool:
     >>> is_whole(3), is_whole(True), is_whole(3.0)
     (True, False, False)
     """
+    if type(value) is int:  # the common case, without the ABC check
+        return True
     import numbers
 
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
