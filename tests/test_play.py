@@ -628,8 +628,9 @@ def test_save_writes_the_position_reached_and_play_file_resumes_it(tmp_path):
     assert result.output.splitlines()[-1] == "line: " + game["line"]
 
 
-def test_a_saved_game_whose_line_does_not_lead_to_its_position_is_refused(tmp_path):
-    path = tmp_path / "game.txt"
+def test_a_saved_game_whose_line_does_not_lead_to_its_position_is_refused(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # short names: a message cuts a long path
+    path = Path("game.txt")
     run_cli(["SP1-S1C-AAAAAAD"], ["1>8", f"save {path}", "quit"])
     path.write_text(path.read_text().replace("# moves: 1", "# moves: 7"))
     result = run_cli([str(path)], [])
@@ -642,8 +643,9 @@ def test_a_saved_game_whose_line_does_not_lead_to_its_position_is_refused(tmp_pa
     assert "the line does not replay from SP1-S1C-AAAAAAD" in run_cli([str(path)], []).output
 
 
-def test_a_saved_game_with_two_start_lines_is_refused(tmp_path):
-    path = tmp_path / "game.txt"
+def test_a_saved_game_with_two_start_lines_is_refused(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # short names: a message cuts a long path
+    path = Path("game.txt")
     run_cli(["SP1-S1C-AAAAAAD"], ["1>8", f"save {path}", "quit"])
     text = path.read_text()
     path.write_text(text.replace("# start:", "# start: SP1-S1C-AAAAAAB\n# start:", 1))
@@ -758,17 +760,18 @@ def test_a_saved_name_with_a_space_is_quoted_in_the_command_that_resumes_it(tmp_
     assert said == f"saved to {path} after 0 moves; resume it with: spidersolve play '{path}'"
 
 
-def test_play_reads_a_saved_game_as_other_commands_read_files(tmp_path):
-    path = tmp_path / "game.txt"
+def test_play_reads_a_saved_game_as_other_commands_read_files(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # short names: a message cuts a long path
+    path = Path("game.txt")
     run_cli(["SP1-S1C-AAAAAAD"], ["1>8", f"save {path}", "quit"])
     text = path.read_text()
-    bom = tmp_path / "bom.txt"
+    bom = Path("bom.txt")
     bom.write_text("\ufeff" + text)
     assert run_cli([str(bom)], ["quit"]).output.startswith(f"resumed {bom}: 1 move")
-    crlf = tmp_path / "crlf.txt"
+    crlf = Path("crlf.txt")
     crlf.write_bytes(text.replace("\n", "\r\n").encode())
     assert run_cli([str(crlf)], ["quit"]).output.startswith(f"resumed {crlf}: 1 move")
-    bad = tmp_path / "bad.txt"
+    bad = Path("bad.txt")
     bad.write_bytes(text.encode() + b"\xff\n")
     result = run_cli([str(bad)], ["quit"])
     assert result.exit_code == 2
@@ -776,7 +779,7 @@ def test_play_reads_a_saved_game_as_other_commands_read_files(tmp_path):
     assert result.output.splitlines() == [
         f"error: position file '{bad}' is not UTF-8 text: byte 0xff at offset {at}"
     ]
-    huge = tmp_path / "huge.txt"
+    huge = Path("huge.txt")
     huge.write_text(text + ("# padding\n" * (2 << 20)))
     result = run_cli([str(huge)], ["quit"])
     assert result.exit_code == 2
