@@ -1,5 +1,6 @@
 """The one base class of every error a user can cause, and the command line's signals."""
 
+import numbers
 import sys
 from contextlib import contextmanager
 
@@ -128,6 +129,4 @@ def is_whole(value) -> bool:
     """
     if type(value) is int:  # the common case, without the ABC check
         return True
-    import numbers
-
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)

@@ -46,6 +46,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..cards import card_rank, card_suit
+from ..errors import is_whole
 from . import _terms as K
 
 
@@ -347,7 +348,7 @@ def weight_rows(weights=None) -> np.ndarray:
         raise ValueError("weights: at least one heuristic")
     for row in rows:
         for name, value in zip(TERMS, row):
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            if not is_whole(value):
                 raise ValueError(f"weights: {name} is a whole number, not {value!r}")
             if not -WEIGHT_LIMIT < value < WEIGHT_LIMIT:
                 raise ValueError(f"weights: {name} {value} is past +-{WEIGHT_LIMIT:,}")
@@ -368,8 +369,6 @@ def _is_row(value) -> bool:
     if isinstance(value, Weights):
         return True
     try:
-        return len(value) == K.N_WEIGHTS and all(
-            isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in value
-        )
+        return len(value) == K.N_WEIGHTS and all(is_whole(x) for x in value)
     except TypeError:
         return False

@@ -57,6 +57,12 @@ def is_complete_run(cards) -> bool:
     )
 
 
+def check_column(c) -> None:
+    """Raise PositionError unless ``c`` is a column index 0..9 (the library's count)."""
+    if not is_whole(c) or not 0 <= c < N_COLS:
+        raise PositionError(f"a column is 0..9 here (column 1 is 0), not {shown(repr(c))}")
+
+
 @dataclass(frozen=True)
 class Position:
     """One position: the table, the stock and the runs removed (SPEC section 8).
@@ -367,8 +373,7 @@ class Position:
         >>> " ".join(card_text(x) for x in as_position("SP1-S1C-AAAAAAD").column(0))
         '8S AS TS AS KS 2S'
         """
-        if not is_whole(c) or not 0 <= c < N_COLS:
-            raise PositionError(f"a column is 0..9 here (column 1 is 0), not {shown(repr(c))}")
+        check_column(c)
         return self.down[c] + self.up[c]
 
     def words(self) -> str:

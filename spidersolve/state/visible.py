@@ -21,8 +21,8 @@ from collections import Counter
 import numpy as np
 
 from ..cards import UNKNOWN, card_text, deck_counts, is_card_number, make_card
-from ..errors import SpiderError, is_whole, shown
-from .position import N_COLS, Position, PositionError
+from ..errors import SpiderError, shown
+from .position import N_COLS, Position, PositionError, check_column
 from .source import as_position
 
 # The stream a sample draws from: SeedSequence(seed, digest of the visible text).
@@ -131,8 +131,7 @@ def name_down(pos: Position, col: int, card: int) -> Position:
 
     The card must be one of the unseen cards; an error names what is wrong.
     """
-    if not is_whole(col) or not 0 <= col < N_COLS:
-        raise PositionError(f"a column is 0..9 here (column 1 is 0), not {shown(repr(col))}")
+    check_column(col)
     down = pos.down[col]
     if not down:
         raise PositionError(f"column {col + 1} has no face-down card")

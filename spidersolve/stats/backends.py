@@ -277,7 +277,6 @@ def address_problem(address) -> str | None:
         fields = text.split("://", 1)[1].split("/")
         if len(fields) == 3 and fields[1] == str(os.getpid()) and fields[2].isdigit():
             return None
-        return f"'{shown(text)}' is not a Dask scheduler address a batch can reach: {like}"
     if scheme not in SCHEDULER_SCHEMES:
         return f"'{shown(text)}' is not a Dask scheduler address a batch can reach: {like}"
     try:

@@ -95,7 +95,7 @@ def settings(source: str, suits: Iterable[int], rules: Iterable[str]) -> list[Se
     suits = [suits] if isinstance(suits, int) else list(suits)
     rules = [rules] if isinstance(rules, str) else list(rules)  # not its letters
     for s in suits:
-        if isinstance(s, bool) or s not in (1, 2, 4):
+        if not is_whole(s) or s not in (1, 2, 4):
             raise SpiderError(f"--suits: '{shown(str(s))}' is not a suit count (1, 2 or 4)")
     for r in rules:
         if r not in RULES:
