@@ -48,6 +48,29 @@ def shown(text: str, limit: int = 80) -> str:
     return "".join(out)
 
 
+PATH_LIMIT = 400  # characters: a longer file name is cut in a message, its end kept
+
+
+def shown_path(path) -> str:
+    """A file or folder name for a message, escaped as ``shown`` escapes text.
+
+    Names are often long, so only one longer than ``PATH_LIMIT`` is cut, and
+    then its end, the file's own name, is kept as well as its start.
+
+    >>> shown_path("/data/" + "x" * 500 + "/bad.txt")[-30:]
+    'xxxxxxxxxxxxxxxxxxxxxx/bad.txt'
+    """
+    text = str(path)
+    if len(text) <= PATH_LIMIT:
+        return shown(text, PATH_LIMIT)
+    head, tail = PATH_LIMIT // 4, PATH_LIMIT // 2
+    return (
+        shown(text[:head], PATH_LIMIT)
+        + f"... ({len(text):,} characters) ..."
+        + shown(text[-tail:], PATH_LIMIT)
+    )
+
+
 class Terminated(KeyboardInterrupt):
     """SIGTERM (``kill``): the command line raises it to stop as Ctrl-C does (status 143).
 
@@ -105,7 +128,8 @@ def comma_items(text: str) -> list[str]:
     return items
 
 
-LONG_WORD = 200  # characters: a longer run without a space is cut in an error line
+LONG_WORD = 1000  # characters: a longer run without a space is cut in an error line (a
+# file name is cut before, by shown_path, to well under this)
 
 
 def error_line(message: str) -> str:
@@ -113,8 +137,8 @@ def error_line(message: str) -> str:
     space, and any word longer than ``LONG_WORD`` (a number of thousands of digits
     that some option echoed) cut as ``shown`` cuts it.
 
-    >>> error_line("--seed: '" + "9" * 300 + "' is not an integer")
-    "--seed: '999999999999999999999999999999999999999... (302 characters) is not an integer"
+    >>> error_line("--seed: '" + "9" * 1200 + "' is not an integer")
+    "--seed: '999999999999999999999999999999999999999... (1,202 characters) is not an integer"
     """
     words = str(message).split()
     return " ".join(shown(word) if len(word) > LONG_WORD else word for word in words)

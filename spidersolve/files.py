@@ -34,7 +34,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from .errors import SpiderError, shown
+from .errors import SpiderError, shown_path
 
 # read once: os.umask can only be read by setting it, which is not thread-safe
 _UMASK = os.umask(0)
@@ -146,11 +146,11 @@ def _name_problem(path: str, folder: bool = False) -> str | None:
     it), or, for a file, it ends with a path separator (``Path`` would drop it
     and write the file); else None."""
     if "\0" in path:
-        return f"cannot write '{shown(path)}': a file name cannot hold a NUL byte"
+        return f"cannot write '{shown_path(path)}': a file name cannot hold a NUL byte"
     if folder:
         return None
     if path.endswith(("/", os.sep)) or (os.altsep is not None and path.endswith(os.altsep)):
-        return f"cannot write '{shown(path)}': a name that ends with '/' is a folder's"
+        return f"cannot write '{shown_path(path)}': a name that ends with '/' is a folder's"
     return None
 
 
@@ -182,20 +182,18 @@ def output_problem(
     except (FileNotFoundError, NotADirectoryError):
         mode = None
         if folder and os.path.islink(target):  # it cannot be made where the link is
-            return (
-                f"'{shown(path)}' is a symbolic link that leads to no folder (its target is gone)"
-            )
+            return f"'{shown_path(path)}' is a symbolic link that leads to no folder (its target is gone)"
     except OSError as err:
-        return f"cannot write '{shown(path)}': {err.strerror or err}"
+        return f"cannot write '{shown_path(path)}': {err.strerror or err}"
     if mode is not None:
         if folder and not stat.S_ISDIR(mode):
-            return f"'{shown(path)}' is there and is not a folder"
+            return f"'{shown_path(path)}' is there and is not a folder"
         if not folder and stat.S_ISDIR(mode):
-            return f"'{shown(path)}' is a folder, not a file"
+            return f"'{shown_path(path)}' is a folder, not a file"
         if not folder and not stat.S_ISREG(mode):
-            return f"'{shown(path)}' is not a regular file"
+            return f"'{shown_path(path)}' is not a regular file"
         if not read_only_ok and not os.access(target, os.W_OK | (os.X_OK if folder else 0)):
-            return f"cannot write '{shown(path)}': it is read-only"
+            return f"cannot write '{shown_path(path)}': it is read-only"
         if folder:
             return None
     above = Path(os.path.realpath(target)).parent if os.path.islink(target) else target.parent
@@ -203,11 +201,11 @@ def output_problem(
         while not os.path.lexists(above) and above != above.parent:
             above = above.parent
     elif not os.path.lexists(above):
-        return f"cannot write '{shown(path)}': no such folder '{shown(str(above))}'"
+        return f"cannot write '{shown_path(path)}': no such folder '{shown_path(above)}'"
     if not os.path.isdir(above):
-        return f"cannot write '{shown(path)}': '{shown(str(above))}' is not a folder"
+        return f"cannot write '{shown_path(path)}': '{shown_path(above)}' is not a folder"
     if not os.access(above, os.W_OK | os.X_OK):
-        return f"cannot write '{shown(path)}': the folder '{shown(str(above))}' is read-only"
+        return f"cannot write '{shown_path(path)}': the folder '{shown_path(above)}' is read-only"
     if not folder and probe:  # a file is written as a temporary file beside it: make one
         return _probe(path, target, above)
     return None
@@ -236,7 +234,7 @@ def input_problem(path: str, source, what: str) -> str | None:
     except (OSError, ValueError):
         return None
     if same:
-        return f"'{shown(path)}' would replace {what} it reads: choose another name"
+        return f"'{shown_path(path)}' would replace {what} it reads: choose another name"
     return None
 
 
@@ -246,7 +244,7 @@ def _probe(path: str, target: Path, above: Path) -> str | None:
     try:
         fd, tmp = tempfile.mkstemp(prefix=temp_prefix(target), suffix=".tmp", dir=above)
     except OSError as err:
-        return f"cannot write '{shown(path)}': {err.strerror or err}"
+        return f"cannot write '{shown_path(path)}': {err.strerror or err}"
     try:
         os.close(fd)
     finally:
@@ -255,7 +253,7 @@ def _probe(path: str, target: Path, above: Path) -> str | None:
         except FileNotFoundError:
             pass
         except OSError as err:  # made but not deleted (an append-only folder): not writable
-            return f"cannot write '{shown(path)}': {err.strerror or err}"
+            return f"cannot write '{shown_path(path)}': {err.strerror or err}"
     return None
 
 

@@ -2292,3 +2292,19 @@ def test_an_output_that_is_the_input_is_refused_and_the_input_kept(tmp_path, mon
 
     assert input_problem("res/hints.csv", "res", "the results") is None  # beside them: allowed
     assert input_problem("res/part-x.parquet", "res", "the results") is not None
+
+
+def test_a_long_file_name_is_shown_whole_and_a_very_long_one_keeps_its_end(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # relative names: the same lengths wherever the tests run
+    deep = Path("a" * 120) / ("b" * 120)
+    deep.mkdir(parents=True)
+    bad = deep / "bad.txt"
+    bad.write_text("spider 4 classic\nnot a position\n")
+    line = assert_error(run("deal", str(bad)), "bad.txt")
+    assert f"error: {bad}: line 2: " in line  # longer than a line, and still whole
+    deeper = deep / ("c" * 200) / ("d" * 200)
+    deeper.mkdir(parents=True)
+    worse = deeper / "worse.txt"
+    worse.write_text("spider 4 classic\nnot a position\n")
+    line = assert_error(run("deal", str(worse)), "characters) ...", "d" * 100 + "/worse.txt")
+    assert len(line) < 500

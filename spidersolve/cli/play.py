@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from ..board import terminal_style
-from ..errors import SpiderError, shown
+from ..errors import SpiderError, shown, shown_path
 from ..interrupt import Terminated
 from ..play import SAVED_HEADER, PlaySession, read_saved_game
 from ..play.saved import headless_field
@@ -102,11 +102,11 @@ def _session(source, after, suits, relaxed, words, style) -> tuple[PlaySession, 
     saved = None
     if path.is_file() and not source.lower().startswith("pysol:"):
         text = read_file_text(source)
-        saved = read_saved_game(text, shown(source))
+        saved = read_saved_game(text, shown_path(source))
         field = headless_field(text) if saved is None else None
         if field is not None:  # a saved game whose first line was lost: say so
             click.echo(
-                f"note: {shown(source)} is read as a position, not a saved game: its "
+                f"note: {shown_path(source)} is read as a position, not a saved game: its "
                 f"'# {field[1]}:' (line {field[0]}) is read only after the first line "
                 f"'{SAVED_HEADER}'",
                 err=True,

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from ..cards import ascii_lower, ascii_upper
-from ..errors import SpiderError, shown
+from ..errors import SpiderError, shown, shown_path
 from .codes import GameCode, PysolDeal
 from .position import Position
 
@@ -49,7 +49,7 @@ def read_stdin() -> str:
 def read_file_text(source: str, what: str = "position file") -> str:
     """The whole of the file ``source`` as UTF-8 text, at most ``MAX_TEXT`` bytes;
     errors name ``what`` and the file."""
-    where = f"{what} '{shown(source)}'"
+    where = f"{what} '{shown_path(source)}'"
     try:
         with open(source, "rb") as handle:
             return decode_text(_capped(handle.read(MAX_TEXT + 1), where), where)
@@ -138,22 +138,22 @@ def load_source(source: str) -> tuple[Position, str]:
         try:
             return Position.from_text(body), str(source)
         except SpiderError as err:
-            raise SpiderError(f"{shown(source)}: {err}") from None
+            raise SpiderError(f"{shown_path(source)}: {err}") from None
     if kind == "dir":
-        raise SpiderError(f"'{shown(source)}' is a directory, not {WHAT}")
+        raise SpiderError(f"'{shown_path(source)}' is a directory, not {WHAT}")
     if kind == "other":
         raise SpiderError(
-            f"'{shown(source)}' is not a regular file (a device or a pipe: give - to read "
+            f"'{shown_path(source)}' is not a regular file (a device or a pipe: give - to read "
             f"standard input), not {WHAT}"
         )
     if kind == "link":
         raise SpiderError(
-            f"'{shown(source)}' is a symbolic link that leads to no file (a loop, or its "
+            f"'{shown_path(source)}' is a symbolic link that leads to no file (a loop, or its "
             f"target is gone), not {WHAT}"
         )
     if not_a_code is not None:  # no such file: why the name is no code either
         raise not_a_code
-    raise SpiderError(f"'{shown(source)}': no such file, and it is not {WHAT}")
+    raise SpiderError(f"'{shown_path(source)}': no such file, and it is not {WHAT}")
 
 
 def as_position(source) -> Position:

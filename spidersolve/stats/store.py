@@ -53,7 +53,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from ..errors import SpiderError, shown
+from ..errors import SpiderError, shown_path
 from ..files import output_problem, temp_prefix
 from ..files import write_atomic as write_file_atomic
 from .row_checks import row_problem
@@ -298,7 +298,7 @@ class ResultStore:
                 raise PermissionError(errno.EACCES, "it is read-only")
         except OSError as err:
             raise ResultsError(
-                f"--out: cannot write '{shown(str(self.path))}': {err.strerror or err}"
+                f"--out: cannot write '{shown_path(self.path)}': {err.strerror or err}"
             ) from None
         # the results file is written at the end: refuse a folder or a device there now
         # (no probe file: before the lock, another batch's clean-up could take it)
@@ -309,7 +309,7 @@ class ResultStore:
             self._lock()
         except OSError as err:
             raise ResultsError(
-                f"--out: cannot write '{shown(str(self.path / LOCK_NAME))}': {err.strerror or err}"
+                f"--out: cannot write '{shown_path(self.path / LOCK_NAME)}': {err.strerror or err}"
             ) from None
         for pattern in (".part-*.tmp", temp_prefix(self.path / RESULTS_NAME) + "*.tmp"):
             for tmp in self.path.glob(pattern):
@@ -406,7 +406,7 @@ def load_results_and_runs(path) -> tuple[pd.DataFrame, list[dict]]:
     if not str(path).strip():
         raise ResultsError("an empty name: give a results folder (batch --out) or file")
     store = ResultStore(path)
-    name = shown(str(path))
+    name = shown_path(path)
     if not store.path.exists():
         if os.path.islink(store.path):
             raise ResultsError(
