@@ -755,6 +755,13 @@ def test_a_scheduler_address_that_cannot_work_is_refused_at_once_bug(tmp_path, a
     assert not (tmp_path / "r").exists()
 
 
+def test_a_bad_scheduler_address_is_refused_when_every_deal_is_done(tmp_path):
+    out = str(tmp_path / "r")
+    args = ["batch", "--suits", "1", "--deals", "0:1", "--nodes", "1000", "--out", out]
+    assert run(*args, "--workers", "1").exit_code == 0
+    assert_error(run(*args, "--scheduler", "tcp://127.0.0.1:99999"), "its port is not")
+
+
 def test_an_empty_scheduler_address_from_the_environment_is_named_so(tmp_path, monkeypatch):
     monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", " ")
     result = run("batch", "--deals", "0:1", "--nodes", "100", "--out", str(tmp_path / "r"))

@@ -25,6 +25,17 @@ MAX_REPEATS = 3  # the player resigns when a visible position comes back this of
 REPEAT_SEED = 7919  # added to the seed each time a visible position comes back
 
 
+def decision_seed(seed: int, repeats: int) -> int:
+    """The advisor's seed for a visible position met ``repeats`` times before: the
+    game's seed plus ``REPEAT_SEED`` a time, wrapped to the 64 bits a seed has (so a
+    game seeded near 2**64 - 1 plans again rather than fails).
+
+    >>> decision_seed(5, 0), decision_seed(2**64 - 1, 1)
+    (5, 7918)
+    """
+    return (seed + REPEAT_SEED * repeats) % 2**64
+
+
 @dataclass(frozen=True)
 class GameResult:
     """How a game went: ``result`` ``won`` or ``lost``; ``line`` replays from the deal."""
@@ -105,7 +116,7 @@ def play_honest(
             plan = (legal[0],)
         else:
             advice = advise(
-                view, samples, seed + REPEAT_SEED * repeats, nodes, method, top, workers
+                view, samples, decision_seed(seed, repeats), nodes, method, top, workers
             )
             decisions += 1
             spent += advice.nodes
