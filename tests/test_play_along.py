@@ -161,3 +161,25 @@ def test_a_no_break_space_does_not_part_the_cards_of_deal_and_turn_bug():
     assert s.handle("turn 1\u00a0" + card_text(full.down[0][-1])).startswith(
         "refused: write turn 1 CARD"
     )
+
+
+def test_a_full_game_names_no_hidden_card_in_moves_hint_or_deal():
+    """SPEC 11: a player sees face-up cards and counts, never which card lies face
+    down or in the stock; play's own words must not read them out either."""
+    position = GameCode.parse("SP1-S2C-AAAAAAD").position()
+    session = PlaySession(Game.start(position))
+    moves = session.handle("moves")
+    assert "1>8" in moves and "a face-down card in column 1 turns up" in moves
+    # the card under 1's 2H is the KS: named nowhere before it turns up
+    assert card_text(position.down[0][-1]) == "KS" and "KS" not in moves
+    hint = session.handle("hint")
+    assert hint.startswith("hint: ")
+    hidden = {card_text(c) for col in position.down for c in col[-1:]}
+    shown_up = {card_text(col[-1]) for col in position.up if col}
+    assert not (hidden - shown_up) & set(hint.replace(";", " ").replace(")", " ").split())
+    first = card_text(position.stock[0])
+    guess = "AS" if first != "AS" else "2S"
+    refused = session.handle("deal " + " ".join([guess] * 10))
+    assert refused.startswith("refused: the next ten stock cards are known to this game")
+    assert first not in refused
+    assert session.game.position == position  # nothing played

@@ -107,8 +107,14 @@ class CardNaming:
         if self._pending is not None:
             action, col = self._pending
             return f"refused: {action.text()} waits for the card in column {col + 1} first"
+        stock = self.game.position.stock
         try:
             cards = [parse_card(tok) for tok in words_of(cards_text)]
+            if stock and UNKNOWN not in stock[:N_COLS]:  # naming them would read them out
+                return (
+                    "refused: the next ten stock cards are known to this game: "
+                    "deal names no cards here, type deal"
+                )
             named = name_deal(self.game.position, cards)
         except SpiderError as err:
             return f"refused: {err}"

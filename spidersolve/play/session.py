@@ -38,6 +38,7 @@ moves, the score and the line, and ``play FILE`` resumes it.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import shlex
 from collections import deque
@@ -59,6 +60,7 @@ from ..state import (
 )
 from ..state.actions import MAX_CARDS, read_number
 from ..state.position import N_COLS
+from ..state.visible import visible_of
 from ..state.words import action_outcome, outcome_sentence
 from .advice import hint_text, honest_hint_text
 from .moves import click_action, fitting_action, typed_form
@@ -358,8 +360,9 @@ class PlaySession(CardNaming):
             return "no legal action is left"
         rows = [f"{plural(len(legal), 'legal action')}:"]
         width = max(len(typed_form(pos, a)) for a in legal)
+        view = visible_of(pos)  # words name no card before it turns up
         for action in legal:
-            rows.append(f"  {typed_form(pos, action):<{width}}  {action.words(pos)}")
+            rows.append(f"  {typed_form(pos, action):<{width}}  {action.words(view)}")
         return "\n".join(rows)
 
     def _hint(self) -> str:
@@ -370,7 +373,12 @@ class PlaySession(CardNaming):
             return honest_hint_text(advise(pos, workers=default_workers()), pos)
         from ..search import HINT_NODES, hint
 
-        return hint_text(hint(pos, nodes=HINT_NODES), pos)
+        # the solver reads every card; its words name none the player has not seen
+        view = visible_of(pos)
+        res = hint(pos, nodes=HINT_NODES)
+        if res.action is not None:
+            res = dataclasses.replace(res, words=res.action.words(view))
+        return hint_text(res, view)
 
     def _save(self, name: str) -> str:
         if not name:
