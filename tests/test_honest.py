@@ -483,3 +483,16 @@ def test_endgame_blind_searches_a_dealt_sample_with_the_reveal_limit(monkeypatch
 def test_advise_refuses_bad_options_before_any_work_bug(kwargs, words):
     with pytest.raises(SpiderError, match=re.escape(words)):
         advise("SP1-S1C-AAAAAAD", **kwargs)
+
+
+def test_the_action_limit_counts_the_actions_played_before_the_player(monkeypatch):
+    """SPEC 11: a game ends at 1,000 actions, counted from the deal: a game handed
+    over after --after has that many fewer left for the player."""
+    import spidersolve.search.honest_game as honest_game
+    from spidersolve.state import replay
+
+    monkeypatch.setattr(honest_game, "MAX_ACTIONS", 5)
+    before = replay("SP1-S1C-AAAAAAD", "10>2 1>8 deal")
+    result = honest_game.play_honest(before.position, game=before)
+    assert result.result == "lost" and result.reason == "5 actions"
+    assert len(result.line) == 2

@@ -94,12 +94,14 @@ def play_honest(
         raise SpiderError(f"commit must be reveal or action, not {commit!r}")
     started = time.perf_counter()
     game = game or Game.start(position)
+    # SPEC 11 counts the game's actions: those played before (``game``'s) count too
+    left = MAX_ACTIONS - len(game.history)
     line: list[Action] = []
     seen: dict[Position, int] = {}
     decisions = spent = 0
     reason = ""
     while not game.won:
-        if len(line) >= MAX_ACTIONS:
+        if len(line) >= left:
             reason = f"{MAX_ACTIONS} actions"
             break
         view = visible_of(game.position)
@@ -126,7 +128,7 @@ def play_honest(
             line.append(action)
             if progress is not None:
                 progress(game)
-            if game.won or len(line) >= MAX_ACTIONS:
+            if game.won or len(line) >= left:
                 break
     return GameResult(
         "won" if game.won else "lost",
