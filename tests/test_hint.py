@@ -188,6 +188,8 @@ def test_first_run_says_it_compiles(tmp_path, monkeypatch):
         ["deal", "pysol:4:" + "9" * 5000],
         ["deal", "pysol:" + "9" * 5000 + ":5"],
         ["batch", "--nodes", "1e400", "--deals", "0:2", "--out", "unused"],
+        ["hint", "SP1-S1C-AAAAAAD", "--honest", "--seed", str(2**64)],
+        ["batch", "--player", "honest", "--seed", str(2**63), "--deals", "0:2", "--out", "unused"],
     ],
 )
 def test_huge_numbers_are_one_error_line(args):
@@ -267,3 +269,10 @@ def test_stale_search_cache_is_dropped_and_a_fresh_one_kept(tmp_path, monkeypatc
     drop_stale_search_cache()
     for path, (folder, age) in files.items():
         assert path.exists() == (folder == "state" or age > 0), path
+
+
+def test_an_honest_hint_takes_every_seed_the_library_takes():
+    # the CLI stopped at 2**63 - 1 (a batch's int64 column) where advise takes 2**64 - 1
+    out = run("hint", "SP1-S1C-AAAAAAD", "--honest", "--seed", str(2**64 - 1), "--json")
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.stdout)["status"] == "honest"

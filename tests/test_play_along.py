@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from spidersolve.cards import card_text
 from spidersolve.play import PlaySession
-from spidersolve.state import Game, GameCode, replay
+from spidersolve.state import Game, GameCode, Position, replay
 from spidersolve.state.visible import visible_of
 
 CODE = "SP1-S1C-AAAAAAD"
@@ -183,3 +183,21 @@ def test_a_full_game_names_no_hidden_card_in_moves_hint_or_deal():
     assert refused.startswith("refused: the next ten stock cards are known to this game")
     assert first not in refused
     assert session.game.position == position  # nothing played
+
+
+def test_a_card_named_before_a_cancel_stays_known_in_what_redo_brings_back_bug():
+    # 2>1 removes a run and turns up two cards; the first named, then cancelled:
+    # redo brought back the game after 3>4 with that card ?? again
+    cols = ["?? | KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S", "?? | AS", "| 9S", "| TS"]
+    cols += ["?? ?? ?? ?? ?? | KS"] * 5 + ["?? ?? ?? ?? ?? ?? | KS"]
+    text = "spider 1 classic\nremoved:\nstock: " + " ".join(["??"] * 50) + "\n"
+    text += "".join(f"{i + 1}: {col}\n" for i, col in enumerate(cols))
+    s = PlaySession(Game.start(Position.from_text(text)))
+    s.handle("3>4")
+    s.handle("undo")
+    said = s.handle("2>1")
+    col = int(said.split("column ")[1].split(":")[0])
+    assert "turns up in column" in s.handle(f"turn {col} 5S")  # the second card
+    assert s.handle("cancel").startswith("cancelled 2>1")
+    assert s.handle("redo").startswith("redid 3>4")
+    assert card_text(s.game.position.down[col - 1][-1]) == "5S"

@@ -2052,6 +2052,47 @@ def test_a_memory_cap_below_the_process_itself_says_lowering_nodes_cannot_help_b
     )
 
 
+ALL_FACE_UP = """spider 1 classic
+removed: S S S S S S S
+stock:
+1: | KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S
+2: | AS
+""" + "".join(f"{col}: |\n" for col in range(3, 11))
+
+
+@pytest.mark.parametrize("command", ["hint", "autoplay"])
+def test_the_one_search_once_no_card_is_hidden_is_checked_against_memory_bug(
+    command, tmp_path, monkeypatch
+):
+    # an honest hint with nothing hidden ran its 200,000-node search unchecked; the
+    # error said "lower --nodes", which cannot take it under KNOWN_NODES
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "end.txt").write_text(ALL_FACE_UP)
+    source = "end.txt" if command == "hint" else "SP1-S1C-AAAAAAD"
+    result = run(command, source, "--honest", "--memory", "400M", "--nodes", "10")
+    line = assert_error(
+        result, "the one search the player makes once no card is hidden (200000 nodes)"
+    )
+    assert line.endswith("more than the --memory cap of 400 MB: raise --memory")
+    if command == "hint":
+        assert run("hint", "end.txt", "--honest", "--memory", "600M").stdout.startswith("2>1:")
+
+
+def test_an_honest_hint_runs_fewer_searches_side_by_side_where_memory_is_short(monkeypatch):
+    # the check counted one search a core: refused on many cores what one core takes
+    import spidersolve.search.honest as honest
+
+    whole = run("hint", "SP1-S1C-AAAAAAD", "--honest", "--json")
+    monkeypatch.setattr(honest, "default_workers", lambda: 4)
+    result = run("hint", "SP1-S1C-AAAAAAD", "--honest", "--json", "--memory", "207M")
+    assert result.exit_code == 0, result.output
+    assert result.stderr == (
+        "note: 2 sample searches side by side, not 4: each of 2000 nodes may need "
+        "3 MB beside the process, the --memory cap of 207 MB\n"
+    )
+    assert json.loads(result.stdout)["action"] == json.loads(whole.stdout)["action"]
+
+
 def test_a_need_and_a_cap_that_round_alike_say_by_how_much_bug():
     result = run("solve", "SP1-S1C-AAAAAAD", "--nodes", "10", "--memory", "200M")
     assert_error(result, "may need 200 MB", "15,360 bytes more than the --memory cap of 200 MB")

@@ -11,8 +11,10 @@ from .options import (
     NodeCount,
     after_option,
     announce_compile,
+    check_known_memory,
     check_search_memory,
     echo_json,
+    honest_threads,
     json_option,
     memory_option,
     needs_full_knowledge,
@@ -65,15 +67,10 @@ def autoplay_command(source, after, honest, samples, seed, nodes, memory, as_jso
     if not honest:
         not_honest(unknown_cards=False)
     if honest:
-        from ..search.honest import HONEST_NODES, KNOWN_NODES, default_workers
+        from ..search.honest import HONEST_NODES
 
-        workers = default_workers()
-        # the sample searches run side by side; once no card is hidden, one search of
-        # at least KNOWN_NODES decides
-        check_search_memory(
-            nodes or HONEST_NODES[game.position.suits], memory, workers, threads=True
-        )
-        check_search_memory(max(nodes or 0, KNOWN_NODES), memory)
+        check_known_memory(nodes, memory)  # once no card is hidden, one search decides
+        workers = honest_threads(nodes or HONEST_NODES[game.position.suits], memory)
         announce_compile()
         result = play_honest(
             game.position, samples=samples, seed=seed, nodes=nodes, workers=workers, game=game

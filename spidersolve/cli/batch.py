@@ -138,7 +138,7 @@ def worker_count(
     type=Whole(0, 2**63 - 1),
     default=0,
     show_default=True,
-    help="--player honest: the seed of the samples.",
+    help="--player honest: the seed of the samples (up to 2**63 - 1: the results keep it).",
 )
 @click.option(
     "--out",

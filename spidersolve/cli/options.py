@@ -340,12 +340,61 @@ def check_search_memory(
     threads: bool = False,
     search_memory: int | None = None,
     cap_option: bool = False,
+    subject: str | None = None,
 ) -> None:
     """Refuse a node limit that may not fit (``search.memory.check_memory``)."""
     from ..search.memory import check_memory
 
     check_memory(
-        nodes, memory, processes, option, memory_option, threads, search_memory, cap_option
+        nodes,
+        memory,
+        processes,
+        option,
+        memory_option,
+        threads,
+        search_memory,
+        cap_option,
+        subject,
+    )
+
+
+def honest_threads(nodes: int, memory: int | None) -> int:
+    """The threads for the honest advisor's sample searches of ``nodes`` nodes: one a
+    core, fewer when that many may not fit in memory (said on stderr; the decisions
+    are the same for any number). Not even one that fits is an error."""
+    from ..board import plural
+    from ..search.honest import default_workers
+    from ..search.memory import available_bytes, needed_bytes, size_text, threads_that_fit
+
+    check_search_memory(nodes, memory)
+    cores = default_workers()
+    fit = threads_that_fit(nodes, cores, memory)
+    if fit < cores:
+        cap = memory if memory is not None else available_bytes()
+        where = (
+            f"the --memory cap of {size_text(cap)}"
+            if memory is not None
+            else f"{size_text(cap)} available"
+        )
+        each = needed_bytes(nodes) - needed_bytes(0)
+        click.echo(
+            f"note: {plural(fit, 'sample search', 'sample searches')} side by side, not "
+            f"{cores}: each of {nodes} nodes "
+            f"may need {size_text(each)} beside the process, {where}",
+            err=True,
+        )
+    return fit
+
+
+def check_known_memory(nodes: int | None, memory: int | None) -> None:
+    """Refuse a ``--memory`` cap too small for the honest player's one search once no
+    card is hidden (at least ``KNOWN_NODES``, whatever ``--nodes`` says)."""
+    from ..search.honest import KNOWN_NODES
+
+    check_search_memory(
+        max(nodes or 0, KNOWN_NODES),
+        memory,
+        subject="the one search the player makes once no card is hidden",
     )
 
 

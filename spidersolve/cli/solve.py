@@ -8,9 +8,14 @@ from ..board import plural
 from ..errors import SpiderError
 from ..search import DEFAULT_NODES, HINT_NODES, hint, solve
 from ..search.heuristic import names_text
-from ..search.honest import DEFAULT_SEED, HONEST_NODES, HONEST_SAMPLES, default_workers
+from ..search.honest import (
+    DEFAULT_SEED,
+    HONEST_NODES,
+    HONEST_SAMPLES,
+)
 from ..search.memory import NODE_COST_TEXT
 from ..state import Game, line_text
+from ..state.visible import unknown_count, visible_of
 from ..state.words import line_sentences
 from .options import (
     NodeCount,
@@ -18,10 +23,12 @@ from .options import (
     Whole,
     after_option,
     announce_compile,
+    check_known_memory,
     check_not_input,
     check_search_memory,
     echo_json,
     given_options,
+    honest_threads,
     html_option,
     json_option,
     memory_option,
@@ -281,7 +288,7 @@ def honest_options(fn):
     """--samples and --seed, shared by the honest commands."""
     fn = click.option(
         "--seed",
-        type=Whole(0, 2**63 - 1),
+        type=Whole(0, 2**64 - 1),  # as advise takes it; a batch stores it as int64
         default=DEFAULT_SEED,
         show_default=True,
         help="Seed of the samples of the hidden cards (honest play).",
@@ -337,11 +344,9 @@ def hint_command(source, after, nodes, memory, show_line, honest, samples, seed,
     if not honest:
         not_honest()
     if honest:
-        workers = default_workers()
-        # the searches of the samples run side by side, one per worker thread
-        check_search_memory(
-            nodes or HONEST_NODES[game.position.suits], memory, workers, threads=True
-        )
+        if unknown_count(visible_of(game.position) if hide else game.position) == 0:
+            check_known_memory(nodes, memory)  # nothing hidden: one search decides
+        workers = honest_threads(nodes or HONEST_NODES[game.position.suits], memory)
         announce_compile()
         _honest_hint(game, nodes, samples, seed, as_json, workers, hide)
         return

@@ -26,6 +26,7 @@ class CardNaming:
     game: Game
     _first: Game
     _undo: deque[Game]
+    _redo: list[tuple[Action, Game]]
     _pending: tuple[Action, int] | None
 
     # Cards named so far, by their place in the start position: ("down", col, index)
@@ -48,6 +49,9 @@ class CardNaming:
         self.game = Game(named, self.game.moves, self.game.score)
         self._first = self._known(self._first)
         self._undo = deque((self._known(g) for g in self._undo), maxlen=self._undo.maxlen)
+        # An action of two cards named one at a time and then cancelled leaves the redo
+        # list as it was: its games learn the card too.
+        self._redo = [(action, self._known(g)) for action, g in self._redo]
 
     def _known(self, game: Game) -> Game:
         """``game`` with every card named so far filled in where it is still ``??``."""

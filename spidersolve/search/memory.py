@@ -124,6 +124,7 @@ def check_memory(
     threads: bool = False,
     search_memory: int | None = None,
     cap_option: bool = False,
+    subject: str | None = None,
 ) -> None:
     """Refuse a node limit whose searches may need more than ``cap`` bytes.
 
@@ -132,7 +133,8 @@ def check_memory(
     ``threads``: the ``processes`` searches run side by side on threads of
     one process (the honest advisor), not as ``--workers``. ``search_memory``
     caps each search (see ``needed_bytes``); ``cap_option``: the command has
-    ``--search-memory``, so the error names it.
+    ``--search-memory``, so the error names it. ``subject``: what the search
+    is, when no option can lower its ``nodes`` (the error then says so).
     """
     limit = cap if cap is not None else available_bytes()
     if limit is None:
@@ -171,6 +173,11 @@ def check_memory(
     more = "more than"
     if size_text(need) == size_text(limit):  # rounded alike: say by how much it is over
         more = f"{need - limit:,} bytes more than"
+    if subject is not None:
+        raise SpiderError(
+            f"{subject} ({nodes} nodes) may need {size_text(need)} ({NODE_COST_TEXT}), "
+            f"{more} {where}: raise --memory"
+        )
     raise SpiderError(
         f"{option} {nodes}{who} may need {size_text(need)} "
         f"({NODE_COST_TEXT}), {more} {where}: lower {option}"
@@ -190,6 +197,16 @@ def check_memory(
             else ", or a lower --search-memory"
         )
     )
+
+
+def threads_that_fit(nodes: int, threads: int, cap: int | None = None) -> int:
+    """The most of ``threads`` searches side by side in one process that fit in
+    memory (at least 1): the process is counted once."""
+    limit = cap if cap is not None else available_bytes()
+    if limit is None:
+        return threads
+    each = needed_bytes(nodes) - BASE_BYTES
+    return max(1, min(threads, (limit - BASE_BYTES) // max(each, 1)))
 
 
 def workers_that_fit(
