@@ -53,6 +53,24 @@ def test_winrate_figure_has_two_lines_and_a_band_per_group(results):
     assert {line.get_xdata()[0] for line in ax.get_lines()} == {10}
 
 
+def test_a_group_of_a_few_deals_beside_hundreds_is_not_drawn_but_counted(tmp_path):
+    # one-deal escalation rungs beside 513 deals covered the figure with their bands
+    rows = [result_row(1, "classic", d, "won", 10 + d, moves=100) for d in range(50)]
+    rows += [result_row(1, "classic", 50, "won", 5000, limit=10_000, moves=100)]
+    rows += [result_row(2, "classic", d, "won", 20 + d, moves=100) for d in range(2)]
+    store = ResultStore(tmp_path / "res")
+    store.open_for_writing()
+    store.write_part(rows, {"run_id": "p"}, 0)
+    (ax,) = winrate_figure(load_results(tmp_path / "res")).axes
+    assert len(ax.get_lines()) == 2 and len(ax.collections) == 1  # the 50 deals only
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels[0] == "1 suit, classic, limit 1,000 (N=50)"
+    assert labels[-1] == (
+        "not drawn: 2 groups of 3 results in all, each under 1/20 of the largest (see the table)"
+    )
+    assert ax.get_xlim()[1] == 1000  # where the drawn groups end
+
+
 def test_nodes_figure_has_one_histogram_per_group_with_wins(results):
     fig = nodes_figure(load_results(results))
     (ax,) = fig.axes

@@ -6,7 +6,9 @@
   dashed, each group's dashes in their own phase (so that bounds on top of
   each other at 100% stay visible). Two lines per group; the legend names
   each group once (solid line) and the dashed style once; the x axis runs
-  from the first budget drawn to the largest node limit.
+  from the first budget drawn to the largest node limit. A group with fewer
+  than 1/20 of the largest group's results (an escalation rung of a few
+  deals beside hundreds) is not drawn; the legend counts them.
 - :func:`nodes_figure`: the distribution of nodes per won deal (log bins),
   one step histogram per group.
 - :func:`lines_figure`: the distributions of line length and final score of
@@ -35,6 +37,9 @@ from ..files import write_all_asked
 from .winrates import curve, group_keys, grouped
 
 PLOT_BY = ("source", "suits", "rules")
+# The win-rate figure leaves out a group with fewer than 1/SMALL_SHARE of the
+# largest group's results.
+SMALL_SHARE = 20
 FORMATS = ("png", "svg", "pdf")
 
 
@@ -92,9 +97,17 @@ def winrate_figure(frame: pd.DataFrame, by=PLOT_BY) -> Figure:
     # The upper bounds are often all at 100%: each group's dashes get their
     # own phase of a common period, so that lines on top of each other
     # show every colour in turn instead of the last one drawn.
-    dash, period = 4.0, 4.0 * max(2, len(groups))
+    # Groups of a few deals (one-deal escalation rungs beside a set of hundreds)
+    # would cover the figure with their wide bands: they are left out and
+    # counted in the legend (the table lists them). Colours stay as in the
+    # nodes figure.
+    largest = max((len(rows) for _label, rows in groups), default=0)
+    small = [i for i, (_label, rows) in enumerate(groups) if len(rows) * SMALL_SHARE < largest]
+    dash, period = 4.0, 4.0 * max(2, len(groups) - len(small))
     right = start
     for i, (label, rows) in enumerate(groups):
+        if i in small:
+            continue
         points = curve(rows, [start])
         colour = f"C{i % 10}"
         x = points["budget"].to_numpy()
@@ -114,7 +127,7 @@ def winrate_figure(frame: pd.DataFrame, by=PLOT_BY) -> Figure:
             points["win_high"],
             where="post",
             color=colour,
-            linestyle=(dash * i, (dash, period - dash)),
+            linestyle=(dash * (i - sum(j < i for j in small)), (dash, period - dash)),
         )
     ax.set_xscale("log")
     if groups:
@@ -135,6 +148,14 @@ def winrate_figure(frame: pd.DataFrame, by=PLOT_BY) -> Figure:
         handles, labels = ax.get_legend_handles_labels()
         handles.append(Line2D([], [], color="0.4", linestyle="--"))
         labels.append("dashed: 1 - lost/N, the upper bound (same colours)")
+        if small:
+            deals = sum(len(groups[i][1]) for i in small)
+            handles.append(Line2D([], [], linestyle="none"))
+            labels.append(
+                f"not drawn: {len(small)} group{'s' if len(small) > 1 else ''} of "
+                f"{deals:,} result{'s' if deals > 1 else ''} in all, each under "
+                f"1/{SMALL_SHARE} of the largest (see the table)"
+            )
         ax.legend(handles, labels, fontsize="small", loc="best")
     return fig
 
