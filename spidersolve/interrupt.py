@@ -65,6 +65,7 @@ def run_kernel(kernel, *args):
     global _helper_cpu
     raise_lost()
     stop = new_flag()
+    _compile_here(kernel, (*args, stop))
     box: dict = {}
     ended = threading.Event()
 
@@ -94,6 +95,26 @@ def run_kernel(kernel, *args):
         raise box["error"]
     raise_lost()
     return box["value"]
+
+
+def _compile_here(kernel, args) -> None:
+    """Compile a numba kernel for ``args`` (or load it from numba's cache) in this
+    thread, where Ctrl-C interrupts the compiler at once; on the kernel's thread
+    the first run's compile (seconds) could not see the stop flag, and Ctrl-C
+    waited for it. Anything else (the compiled extension's kernels, a plain
+    function, arguments numba cannot type here) compiles where it runs, as before.
+    """
+    if not hasattr(kernel, "py_func") or not hasattr(kernel, "compile"):
+        return
+    from numba import typeof
+
+    try:
+        signature = tuple(typeof(arg) for arg in args)
+    except Exception:  # noqa: BLE001 - numba types it when it runs
+        return
+    if signature in kernel.overloads:
+        return
+    kernel.compile(signature)
 
 
 def thread_cpu() -> float:

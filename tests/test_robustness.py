@@ -58,6 +58,28 @@ def test_ctrl_c_stops_a_long_search_bug(command):
     assert seconds < 3  # within a second on an idle machine; slack for a loaded one
 
 
+def test_ctrl_c_stops_a_command_while_numba_compiles_its_kernels_bug(tmp_path):
+    # the first run compiles for ~10 s on the kernel's thread, which could not see
+    # the stop flag: Ctrl-C waited for the compile (7 s after the signal)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))  # nothing cached: it compiles
+    proc = subprocess.Popen(
+        CLI + ["perft", "SP1-S1C-AAAAAAD", "3"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        preexec_fn=ctrl_c_as_from_a_terminal,
+    )
+    time.sleep(2.5)
+    assert proc.poll() is None, "the command ended before it could be interrupted"
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and out == ""
+    assert err.endswith("error: interrupted\n") and "Traceback" not in err
+    assert time.monotonic() - sent < 3
+
+
 @pytest.mark.parametrize(
     "args,wait",
     [
