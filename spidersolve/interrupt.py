@@ -65,14 +65,16 @@ def run_kernel(kernel, *args):
     global _helper_cpu
     raise_lost()
     stop = new_flag()
-    _compile_here(kernel, (*args, stop))
     box: dict = {}
-    ended = threading.Event()
+    compiled, ended = threading.Event(), threading.Event()
 
     def target():
         started = time.thread_time()
         try:
-            box["value"] = kernel(*args, stop)
+            _compile(kernel, (*args, stop))
+            compiled.set()
+            if not stop[0]:  # Ctrl-C while it compiled: the caller has gone on
+                box["value"] = kernel(*args, stop)
         except BaseException as err:  # handed to the caller's thread below
             box["error"] = err
         finally:
@@ -84,10 +86,14 @@ def run_kernel(kernel, *args):
     try:
         ended.wait()  # interruptible: the lock wait returns on a signal
     except KeyboardInterrupt:
-        stop[0] = 1
-        # not worker.join(): once a join is interrupted, the next one can
-        # return at once (Python 3.11) while the kernel still writes its results
-        ended.wait()
+        stop[0] = 1  # before compiled is read: the kernel runs only if this is seen too late
+        if compiled.is_set():
+            # running: it sees the flag within milliseconds. Not worker.join(): once a
+            # join is interrupted, the next one can return at once (Python 3.11) while
+            # the kernel still writes its results
+            ended.wait()
+        # else still compiling (a first run: seconds): the thread ends once it is
+        # compiled, without running it, so nothing is written behind the caller's back
         raise
     finally:
         _helper_cpu += box.get("cpu", 0.0)
@@ -97,12 +103,12 @@ def run_kernel(kernel, *args):
     return box["value"]
 
 
-def _compile_here(kernel, args) -> None:
-    """Compile a numba kernel for ``args`` (or load it from numba's cache) in this
-    thread, where Ctrl-C interrupts the compiler at once; on the kernel's thread
-    the first run's compile (seconds) could not see the stop flag, and Ctrl-C
-    waited for it. Anything else (the compiled extension's kernels, a plain
-    function, arguments numba cannot type here) compiles where it runs, as before.
+def _compile(kernel, args) -> None:
+    """Compile a numba kernel for ``args`` (or load it from numba's cache) before it
+    runs, so that ``run_kernel`` knows when it runs: a first run's compile takes
+    seconds and cannot see the stop flag. Anything else (the compiled extension's
+    kernels, a plain function, arguments numba cannot type here) is left to compile
+    when it runs.
     """
     if not hasattr(kernel, "py_func") or not hasattr(kernel, "compile"):
         return

@@ -164,8 +164,35 @@ KEY_BYTES = {
 
 
 def key_name(data: bytes) -> str | None:
-    """The key that ``data`` (one read from a raw terminal) stands for, or None."""
+    """The key that ``data`` (the bytes of one key) stands for, or None."""
     return KEY_BYTES.get(data)
+
+
+def key_names(data: bytes) -> list[str]:
+    """The keys of one read from a raw terminal, in order: a read can hold several
+    (typing fast, a key held down, a paste). Bytes of no key are passed over, an
+    escape sequence of no key whole.
+
+    >>> key_names(b"  \x1b[C\x1b[Dq"), key_names(b"x\x1b[5~G"), key_names(b"\x1b")
+    (['next', 'next', 'next', 'back', 'quit'], ['last'], ['quit'])
+    """
+    keys, i = [], 0
+    while i < len(data):
+        if data[i : i + 1] == b"\x1b" and data[i + 1 : i + 2] in (b"[", b"O"):
+            end = i + 2
+            if data[i + 1 : i + 2] == b"[":  # parameters, then one final byte
+                while end < len(data) and 0x30 <= data[end] <= 0x3F:
+                    end += 1
+            end = min(end + 1, len(data))
+            chunk = data[i:end]
+        else:
+            chunk = data[i : i + 1]
+            end = i + 1
+        key = KEY_BYTES.get(chunk)
+        if key is not None:
+            keys.append(key)
+        i = end
+    return keys
 
 
 __all__ = [
@@ -174,6 +201,7 @@ __all__ = [
     "Stepper",
     "ending_text",
     "key_name",
+    "key_names",
     "line_steps",
     "marked_cards",
     "step_text",

@@ -2378,3 +2378,69 @@ def test_a_long_file_name_is_shown_whole_and_a_very_long_one_keeps_its_end(tmp_p
     worse.write_text("spider 4 classic\nnot a position\n")
     line = assert_error(run("deal", str(worse)), "characters) ...", "d" * 100 + "/worse.txt")
     assert len(line) < 500
+
+
+# -- found by a hostile review of the commands (2026-12-07) ---------------------------------------
+
+
+def test_a_saved_game_is_resumed_by_the_command_its_message_gives_bug(tmp_path, monkeypatch):
+    # 'save pysol:1:5' said 'resume it with: spidersolve play pysol:1:5', which starts
+    # PySolFC deal 5; 'save -g.txt' gave a command that reads -g as an option
+    monkeypatch.chdir(tmp_path)
+    said = run("play", "SP1-S1C-AAAAAAD", input="1>8\nsave pysol:1:5\nsave -g.txt\nquit\n").output
+    assert "resume it with: spidersolve play ./pysol:1:5\n" in said
+    assert "resume it with: spidersolve play ./-g.txt\n" in said
+    for name in ("./pysol:1:5", "./-g.txt"):
+        assert run("play", name, input="quit\n").output.startswith(f"resumed {name}: 1 move")
+    # a file named as a code is the code, as every SOURCE reads it
+    run("play", "SP1-S1C-AAAAAAD", input="1>8\nsave SP1-S1C-AAAAAAD\nquit\n")
+    assert "resumed" not in run("play", "SP1-S1C-AAAAAAD", input="quit\n").output
+
+
+def test_save_refuses_a_file_named_dash_and_takes_a_tab_before_the_name_bug(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    said = run("play", "SP1-S1C-AAAAAAD", input="save -\nsave\tt.txt\nquit\n").output
+    assert "refused: save: '-' is standard input elsewhere" in said
+    assert "saved to t.txt" in said and not (tmp_path / "-").exists()
+
+
+def test_play_on_a_pipe_does_not_suggest_the_dash_it_refuses_bug(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    os.mkfifo("fifo")
+    line = assert_error(run("play", "fifo", input=""), "'fifo' is not a regular file")
+    assert "give -" not in line and "'-'" not in line
+
+
+@pytest.mark.parametrize("budgets", ["\uff13", "+7", "1_0_0", "1,00"])
+def test_budgets_are_node_counts_as_nodes_takes_them_bug(tmp_path, budgets):
+    # int() took full-width digits, a + and _ anywhere
+    small_batch(tmp_path / "r", "0:1")
+    assert_error(run("stats", str(tmp_path / "r"), "--budgets", budgets), "--budgets")
+
+
+def test_saved_counters_are_ascii_digits_bug(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    run("play", "SP1-S1C-AAAAAAD", input="1>8\nsave g.txt\nquit\n")
+    text = Path("g.txt").read_text()
+    Path("h.txt").write_text(text.replace("# moves: 1", "# moves: \uff11"))
+    assert_error(run("play", "h.txt", input="quit\n"), "'# moves:' and '# score:' must be whole")
+
+
+def test_long_and_zero_padded_numbers_get_the_right_reason_bug(tmp_path):
+    nines = "9" * 5000
+    assert_error(run("code", "--suits", "4", "--deal", nines), "is not in the range 0<=x<=")
+    assert run("code", "--suits", "4", "--deal", "0" * 5000 + "3").output == "SP1-S4C-AAAAAAD\n"
+    out = tmp_path / "r"  # deal 1, not past the last deal number
+    result = run(
+        "batch", "--suits", "1", "--deals", "0" * 30 + "1", "--nodes", "2000",
+        "--workers", "1", "--out", str(out), "--quiet",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+
+
+def test_an_explicit_seed_zero_is_refused_for_the_solver_as_any_seed_bug(tmp_path):
+    assert_error(
+        run("batch", "--deals", "0:1", "--seed", "0", "--out", str(tmp_path / "r")),
+        "--seed: for --player honest",
+    )
+    assert not (tmp_path / "r").exists()

@@ -19,7 +19,7 @@ from data import ctrl_c_as_from_a_terminal, filled_position_text, read_vectors
 from spidersolve.board import FANCY, PLAIN, Style, card_face, table_text, terminal_style
 from spidersolve.cards import parse_card
 from spidersolve.cli.main import cli
-from spidersolve.show import KEY_BYTES, Stepper, key_name, line_steps, step_text
+from spidersolve.show import KEY_BYTES, Stepper, key_name, key_names, line_steps, step_text
 from spidersolve.state import Game, GameCode, parse_line, replay
 from spidersolve.state.words import line_sentences
 
@@ -184,6 +184,16 @@ def test_terminal_bytes_name_the_keys():
     assert set(KEY_BYTES.values()) == {"next", "back", "first", "last", "quit"}
 
 
+def test_keys_that_come_in_one_read_are_each_a_key_bug():
+    # two spaces or two arrows in one read (a key held down, a paste) were no key at all
+    assert key_names(b"  ") == ["next", "next"]
+    assert key_names(b"\x1b[C\x1b[C\x1b[D") == ["next", "next", "back"]
+    assert key_names(b"\x1b[1~\x1bOFx\x1b[5~q ") == ["first", "last", "quit", "next"]
+    assert key_names(b"\x1b") == ["quit"] and key_names(b"\x1b[") == []
+    for data, key in KEY_BYTES.items():
+        assert key_names(data) == [key]
+
+
 def read_until(fd, text: str, timeout: float = 30.0) -> str:
     seen = b""
     deadline = time.time() + timeout
@@ -232,6 +242,8 @@ def test_on_a_terminal_one_key_is_one_step(no_color):
         read_until(master, "[2/3]")
         os.write(master, b"\x1b[D")
         back = read_until(master, "[1/3]")
+        os.write(master, b"\x1b[C\x1b[C")  # two keys in one read: two steps
+        read_until(master, "[3/3]")
         os.write(master, b"q")
         assert proc.wait(timeout=30) == 0
     finally:

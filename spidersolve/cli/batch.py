@@ -29,6 +29,7 @@ from .options import (
     OutputPath,
     Whole,
     announce_compile,
+    given_options,
     memory_option,
     node_count,
     parse_deals,
@@ -218,8 +219,9 @@ def batch(
         limit = node_count(nodes)
     if chunk is not None and chunk < 1:
         raise SpiderError(f"--chunk: at least 1 deal per chunk, not {chunk}")
-    if player == "solver" and (samples is not None or seed):
-        raise SpiderError("--samples and --seed are for --player honest")
+    honest_only = given_options("samples", "seed")  # even --seed 0, as hint and autoplay
+    if player == "solver" and honest_only:
+        raise SpiderError(f"{' and '.join(honest_only)}: for --player honest")
     samples = HONEST_SAMPLES if samples is None else samples
     if search_memory is not None and player != "solver":
         raise SpiderError("--search-memory is for --player solver")

@@ -61,8 +61,22 @@ class Whole(click.IntRange):
         return super()._describe_range()
 
     def convert(self, value, param, ctx):
-        if isinstance(value, str) and not re.fullmatch(r"-?[0-9]+", value.strip(" \t")):
-            self.fail(f"'{shown(value)}' is not a whole number in the digits 0-9", param, ctx)
+        if isinstance(value, str):
+            text = value.strip(" \t")
+            if not re.fullmatch(r"-?[0-9]+", text):
+                self.fail(f"'{shown(value)}' is not a whole number in the digits 0-9", param, ctx)
+            sign, digits = ("-", text[1:]) if text.startswith("-") else ("", text)
+            digits = digits.lstrip("0") or "0"  # 0003 is 3, however many zeros
+            if len(digits) > 40:  # past every bound here, and past what int() reads
+                bounds = self._describe_range()
+                self.fail(
+                    f"'{shown(value)}' is not in the range {bounds}"
+                    if bounds
+                    else f"'{shown(value)}' is too large a number",
+                    param,
+                    ctx,
+                )
+            value = sign + digits
         return super().convert(value, param, ctx)
 
 
@@ -136,18 +150,19 @@ _NODE_COUNT = re.compile(
 )
 
 
-def node_count(text, option: str = "--nodes", low: int = 1) -> int:
+def node_count(
+    text, option: str = "--nodes", low: int = 1, like: str = "1000000, 1,000,000 or 1e6"
+) -> int:
     """``1000000``, ``1_000_000``, ``1,000,000`` or ``1e6``, from ``low`` to MAX_NODES.
 
     Groups are of three digits (``1,00`` is an error, not 100), digits ASCII.
+    ``like``: the examples the error gives.
     """
     from ..verdict import MAX_NODES
 
     token = str(text).strip()
     if not _NODE_COUNT.fullmatch(token):
-        raise SpiderError(
-            f"{option}: '{shown(str(text))}' is not a node count (like 1000000, 1,000,000 or 1e6)"
-        )
+        raise SpiderError(f"{option}: '{shown(str(text))}' is not a node count (like {like})")
     plain = token.replace("_", "").replace(",", "")
     if any(c in plain for c in ".eE"):
         value = float(plain)
@@ -258,24 +273,14 @@ def parse_by(text) -> list[str]:
 
 
 def parse_budgets(text) -> list[int]:
-    """``"167000,1e6"`` -> ``[167000, 1000000]`` (sorted, each at least 1)."""
+    """``"167000,1e6"`` -> ``[167000, 1000000]`` (sorted, each a node count as
+    ``--nodes`` takes it, without the commas that part the list)."""
     if text is None or text == "":
         return []
-    out = set()
-    for token in _tokens(text, "--budgets"):
-        token = token.replace("_", "")
-        try:
-            value = float(token) if any(c in token for c in ".eE") else int(token)
-        except ValueError:
-            raise SpiderError(f"--budgets: '{token}' is not a node count") from None
-        if not math.isfinite(value):
-            raise SpiderError(f"--budgets: '{token}' is not a finite node count")
-        if value > 2**62:
-            raise SpiderError(f"--budgets: '{token}' is more nodes than any search expands")
-        if value < 1 or value != int(value):
-            raise SpiderError(f"--budgets: '{token}' is not a positive whole node count")
-        out.add(int(value))
-    return sorted(out)
+    like = "1000000, 1_000_000 or 1e6"  # commas part the list
+    return sorted(
+        {node_count(token, "--budgets", like=like) for token in _tokens(text, "--budgets")}
+    )
 
 
 # -- search limits -------------------------------------------------------------------

@@ -9,7 +9,7 @@ import click
 
 from ..board import terminal_style
 from ..errors import Terminated
-from ..show import Stepper, key_name, line_steps, step_text
+from ..show import Stepper, key_names, line_steps, step_text
 from ..state import load_source
 from .options import Whole, check_not_input, fail, html_option, no_color_option, source_argument
 
@@ -79,8 +79,7 @@ def step_on_keys(stepper: Stepper) -> None:
             data = os.read(fd, 16)
             if not data:
                 break
-            key = key_name(data)
-            if key is not None and not stepper.press(key):
+            if not all(stepper.press(key) for key in key_names(data)):  # q among them: stop
                 break
     except KeyboardInterrupt as err:  # Ctrl-C ends the stepping like q
         if isinstance(err, Terminated):  # kill: the terminal back (finally), then its status

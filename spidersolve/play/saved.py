@@ -73,6 +73,15 @@ def headless_field(text: str) -> tuple[int, str] | None:
     return next(((number, name) for number, name, _value in _fields(lines)), None)
 
 
+def _counter(text: str) -> int:
+    """A saved counter: ASCII digits only, as the toolkit writes them (``int`` alone
+    takes ``２``, ``+2`` and ``1_0``); ValueError otherwise."""
+    text = text.strip(" \t")
+    if not (text.isascii() and text.isdigit() and len(text.lstrip("0")) <= 9):
+        raise ValueError(text)
+    return int(text)
+
+
 def read_saved_game(text: str, where: str = "saved game") -> SavedGame | None:
     """A ``SavedGame`` from a saved game's text, or None for plain position text.
 
@@ -99,12 +108,12 @@ def read_saved_game(text: str, where: str = "saved game") -> SavedGame | None:
     try:
         # no '# moves:' or '# score:': what the line and the removed runs give (SPEC
         # section 6), as the toolkit writes them
-        moves = int(fields.get("moves", str(len(line))))
+        moves = _counter(fields.get("moves", str(len(line))))
         # the least score the moves leave (a move costs 1 at most, runs only add), the
         # score they leave if it never reached 0, and the most it can be
         least = max(START_SCORE - moves, 0)
         most = least + 100 * len(position.removed)
-        score = int(fields.get("score", str(most)))
+        score = _counter(fields.get("score", str(most)))
         if not (0 <= moves <= MOST_MOVES and 0 <= score <= MOST_MOVES):
             raise ValueError
     except ValueError:

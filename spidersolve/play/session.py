@@ -258,8 +258,8 @@ class PlaySession(CardNaming):
             return self._play(DEAL)
         if ascii_lower(first) in ("deal", "d"):
             return self._deal_named(rest)
-        if word == "save" or word.startswith("save "):
-            return self._save(text[4:].strip())
+        if ascii_lower(first) == "save":  # save FILE, apart by spaces or tabs
+            return self._save(rest.strip(" \t"))
         if text.isascii() and text.isdigit():
             col = read_number(text)
             if not 1 <= col <= N_COLS:
@@ -384,7 +384,13 @@ class PlaySession(CardNaming):
         if not name:
             return "refused: save needs a file name: save FILE"
         from ..files import output_problem, write_text_atomic
+        from ..state.source import file_source
 
+        if name == "-":  # elsewhere '-' is standard input or output: never a file so named
+            return (
+                "refused: save: '-' is standard input elsewhere (play - cannot resume it): "
+                "give a name (./- names one called -)"
+            )
         problem = output_problem(name)
         if problem:
             return f"refused: {problem}"
@@ -394,7 +400,7 @@ class PlaySession(CardNaming):
             return f"refused: {err}"
         return (
             f"saved to {path} after {plural(self.game.moves, 'move')}; "
-            f"resume it with: spidersolve play {shlex.quote(str(path))}"
+            f"resume it with: spidersolve play {shlex.quote(file_source(str(path)))}"
         )
 
     def _ending(self) -> str | None:

@@ -156,6 +156,26 @@ def load_source(source: str) -> tuple[Position, str]:
     raise SpiderError(f"'{shown_path(source)}': no such file, and it is not {WHAT}")
 
 
+def file_source(name: str) -> str:
+    """``name`` as a SOURCE that reads that file: ``./name`` where the bare name
+    would be read as standard input, a PySolFC deal, a game code or an option.
+
+    >>> file_source("game.txt"), file_source("pysol:1:5"), file_source("-g.txt")
+    ('game.txt', './pysol:1:5', './-g.txt')
+    """
+    text = name.strip(" \t\r\n")
+    if os.path.isabs(name):
+        return name
+    if (
+        text == "-"
+        or name.startswith("-")
+        or ascii_lower(text).startswith("pysol:")
+        or _as_code(text)[0] is not None
+    ):
+        return "./" + name
+    return name
+
+
 def as_position(source) -> Position:
     """The position a library call was given: the one coercion used everywhere.
 

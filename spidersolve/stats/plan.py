@@ -51,7 +51,7 @@ def deal_ranges(text: str) -> list[tuple[int, int]]:
                     "ms number on its own (spidersolve solve pysol:4:msN)"
                 )
             raise SpiderError(f"'{shown(token)}' is not a deal number or a range A:B")
-        if any(len(part.strip()) > 20 for part in parts):  # past every deal number
+        if any(len(part.strip().lstrip("0")) > 20 for part in parts):  # past every deal number
             raise SpiderError(f"'{shown(token)}' is past the last deal number")
         bounds = [int(part) for part in parts]
         if len(bounds) == 1:
