@@ -20,15 +20,12 @@ RANK_NAMES = ("ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "quee
 UNKNOWN = 15
 N_CARDS = 104
 
+# The symbols SPEC section 1 lists, and no others (the outline forms are refused).
 _SYMBOLS = {
     "\u2660": "S",
     "\u2665": "H",
     "\u2666": "D",
     "\u2663": "C",
-    "\u2664": "S",
-    "\u2661": "H",
-    "\u2662": "D",
-    "\u2667": "C",
 }
 
 

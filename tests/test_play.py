@@ -90,9 +90,9 @@ def test_a_known_winning_line_typed_into_stdin_wins_with_the_recorded_score_and_
 def test_every_recorded_win_played_through_the_session_ends_won(code):
     game = win(code)
     session = PlaySession(Game.start(GameCode.parse(code).position()))
-    # In a line 7>3 is one card; typed, it is the largest group that fits: x1 says one.
+    # a line, in SPEC notation, is typed as it is written (7>3 is one card)
     for action in parse_line(game["line"]):
-        out = session.handle(action.text() + ("x1" if action.n_cards == 1 else ""))
+        out = session.handle(action.text())
         assert not out.startswith("refused"), out
     assert session.finished and session.game.won
     assert (session.game.moves, session.game.score) == (game["moves"], game["score"])
@@ -227,11 +227,9 @@ def test_move_without_a_count_takes_the_one_group_size_that_fits_the_card():
     assert out.startswith("1>2x2: move 7S 6S from column 1 onto the 8H in column 2")
 
 
-def test_move_without_a_count_onto_an_empty_column_takes_the_whole_movable_group():
+def test_move_without_a_count_onto_an_empty_column_is_one_card_as_spec_writes_it():
     session = session_for(position_text({1: "KH 9S 8S 7S", 2: ""}, suits=2))
-    assert session.handle("1>2").startswith(
-        "1>2x3: move 9S 8S 7S from column 1 to the empty column 2"
-    )
+    assert session.handle("1>2").startswith("1>2: move the 7S from column 1 to the empty column 2")
 
 
 def test_move_with_a_count_moves_exactly_that_many_cards():
@@ -486,10 +484,14 @@ def test_moves_lists_every_legal_action_as_typed_and_each_typed_form_plays_that_
             assert probe.played == [action]
 
 
-def test_moves_onto_an_empty_column_are_typed_with_a_count_unless_the_whole_group_goes():
+def test_moves_are_written_in_spec_notation_and_a_bare_move_is_one_card_bug():
+    # moves wrote 1>2x1 (SPEC 7: writers never write x1) and a bare 1>2 for three cards
     session = session_for(position_text({1: "KH 9S 8S 7S", 2: ""}, suits=2))
     rows = [r.split(None, 1)[0] for r in session.handle("moves").splitlines()[1:]]
-    assert rows[:3] == ["1>2x1", "1>2x2", "1>2"]
+    assert rows[:3] == ["1>2", "1>2x2", "1>2x3"]
+    assert session.handle("1>2").startswith("1>2: move the 7S from column 1 to the empty")
+    session = session_for(position_text({1: "KH 9S 8S 7S", 2: "", 3: "TS"}, suits=2))
+    assert session.handle("1>3").startswith("1>3x3: move 9S 8S 7S")  # one card cannot go
 
 
 def test_moves_with_no_legal_action_says_so():
@@ -618,8 +620,7 @@ def test_save_writes_the_position_reached_and_play_file_resumes_it(tmp_path):
     assert Position.from_text(text) == reached.position  # any command reads it as a position
     assert [p.name for p in tmp_path.iterdir()] == ["game.txt"]
     # Resume, finish the game, and the line is the whole game from the code.
-    rest = [a + ("x1" if "x" not in a and a != "deal" else "") for a in first[5:]]
-    result = run_cli([str(path)], rest)
+    result = run_cli([str(path)], first[5:])  # typed as the line writes them
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[0] == f"resumed {path}: 5 moves, score {reached.score}"
     assert (

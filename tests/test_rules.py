@@ -65,7 +65,11 @@ def test_card_parser_accepts_ten_lower_case_and_symbols(text, expect):
     assert card_text(parse_card(text)) == expect
 
 
-@pytest.mark.parametrize("text", ["", "A", "1S", "ZS", "AX", "11H", "??"])
+@pytest.mark.parametrize(
+    "text",
+    # the outline suit symbols are not among SPEC section 1's (they were taken)
+    ["", "A", "1S", "ZS", "AX", "11H", "??", "A\u2664", "A\u2661", "A\u2662", "A\u2667"],
+)
 def test_card_parser_refuses_what_is_not_a_card(text):
     with pytest.raises(CardError):
         parse_card(text)

@@ -11,7 +11,7 @@ games and :mod:`.advice` words a hint.
 """
 
 from .advice import hint_text, honest_hint_text
-from .moves import click_action, fitting_action, typed_form
+from .moves import click_action, fitting_action
 from .saved import SAVED_HEADER, SavedGame, read_saved_game, saved_game_text
 from .session import HELP_TEXT, MAX_UNDO, PlaySession
 
@@ -27,5 +27,4 @@ __all__ = [
     "honest_hint_text",
     "read_saved_game",
     "saved_game_text",
-    "typed_form",
 ]

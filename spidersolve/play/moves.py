@@ -1,8 +1,8 @@
 """The cards a short command of ``play`` means: ``7>3`` without a count, ``7`` alone.
 
-``fitting_action`` gives the group ``SRC>DST`` moves, ``click_action``
-where a click sends a column's group, and ``typed_form`` the shortest
-command that plays an action.
+``fitting_action`` gives the cards ``SRC>DST`` moves (one card, as SPEC
+section 7 reads it, or the group that fits where one card cannot go), and
+``click_action`` where a click sends a column's group.
 """
 
 from __future__ import annotations
@@ -14,7 +14,10 @@ from ..state.rules import run_length
 
 
 def fitting_action(pos, src: int, dst: int) -> tuple[Action | None, str | None]:
-    """``SRC>DST`` without a count: the largest movable group of src that fits on dst.
+    """``SRC>DST`` without a count: one card, as SPEC section 7 reads it, when one
+    card can go (always onto an empty column); onto a card where it cannot, the
+    one group of src that fits there (``8>7`` plays ``8>7x2`` when 3S 2S go onto
+    a 4). So every line (SPEC notation) replays as typed.
 
     Returns the action, or None and the rule that refuses every size.
     """
@@ -25,7 +28,7 @@ def fitting_action(pos, src: int, dst: int) -> tuple[Action | None, str | None]:
         return None, f"column {src + 1} is empty"
     run = run_length(up, pos.relaxed)
     if not pos.up[dst]:
-        return Action(src, dst, run), None
+        return Action(src, dst, 1), None
     n = card_rank(pos.up[dst][-1]) - card_rank(up[-1])
     if 1 <= n <= run:
         return Action(src, dst, n), None
@@ -80,16 +83,6 @@ def click_action(pos, src: int) -> tuple[Action | None, str | None]:
     else:
         needs = "a king can go only to an empty column"
     return None, f"nothing can take {group} from column {src + 1}: {needs}, and no column is empty"
-
-
-def typed_form(pos, action: Action) -> str:
-    """What to type in ``play`` for exactly ``action``: ``7>3`` when that means it, else ``7>3xN``."""
-    if action.is_deal:
-        return "deal"
-    fitting, _reason = fitting_action(pos, action.src, action.dst)
-    if fitting == action:
-        return f"{action.src + 1}>{action.dst + 1}"
-    return f"{action.src + 1}>{action.dst + 1}x{action.n_cards}"
 
 
 def _descending(cards) -> bool:

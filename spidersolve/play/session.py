@@ -12,9 +12,8 @@ it the same way.
 
 Commands (columns 1..10):
 
-- ``7>3``: move the largest movable group of column 7 that fits on column 3
-  (onto a card exactly one size fits; onto an empty column the whole movable
-  group goes);
+- ``7>3``: move one card from column 7 to column 3 (SPEC section 7), or, onto
+  a card where one card cannot go, the one group that fits there;
 - ``7>3x2``: move exactly 2 cards;
 - ``7``: send the movable group of column 7 where a click sends it (see
   ``click_action``);
@@ -63,7 +62,7 @@ from ..state.position import N_COLS
 from ..state.visible import visible_of
 from ..state.words import action_outcome, outcome_sentence
 from .advice import hint_text, honest_hint_text
-from .moves import click_action, fitting_action, typed_form
+from .moves import click_action, fitting_action
 from .naming import CardNaming
 from .saved import saved_game_text
 
@@ -71,7 +70,7 @@ MAX_UNDO = 100
 
 HELP_TEXT = """\
 commands (columns are 1..10):
-  7>3       move the largest group from column 7 that fits on column 3
+  7>3       move a card from column 7 to column 3 (or the group that fits there)
   7>3x2     move exactly 2 cards from column 7 to column 3
   7         send the group on top of column 7 to the best column: first onto a
             card one rank higher in the same suit, then onto any card one rank
@@ -80,7 +79,7 @@ commands (columns are 1..10):
   undo, u   take back the last action (up to 100)
   redo      play again the action last taken back
   restart   go back to the start of the game (redo plays it forward again)
-  moves, m  list the legal actions, as you would type them
+  moves, m  list the legal actions (typed as written, each plays that action)
   hint      ask the solver for the next action (honest when cards are unknown: ??)
   turn 7 QH name the card that turned up in column 7 (a game with ?? cards)
   deal 5D 6C ... deal, naming the ten cards that fall, column 1 first (unknown stock)
@@ -359,10 +358,10 @@ class PlaySession(CardNaming):
         if not legal:
             return "no legal action is left"
         rows = [f"{plural(len(legal), 'legal action')}:"]
-        width = max(len(typed_form(pos, a)) for a in legal)
+        width = max(len(a.text()) for a in legal)
         view = visible_of(pos)  # words name no card before it turns up
         for action in legal:
-            rows.append(f"  {typed_form(pos, action):<{width}}  {action.words(view)}")
+            rows.append(f"  {action.text():<{width}}  {action.words(view)}")
         return "\n".join(rows)
 
     def _hint(self) -> str:
