@@ -741,7 +741,7 @@ def test_an_infinite_budget_is_one_error_line_bug(tmp_path, budgets):
 def test_a_budget_past_any_search_says_so(tmp_path):
     small_batch(tmp_path / "r", "0:1")
     result = run("stats", str(tmp_path / "r"), "--budgets", "9" * 23)
-    assert_error(result, "is more nodes than any search expands")
+    assert_error(result, "is not a whole node count from 1 to 1099511627776")  # as --nodes
 
 
 def test_a_scheduler_address_nothing_listens_at_says_so_bug(tmp_path):
@@ -1923,8 +1923,10 @@ def test_an_empty_item_in_stats_lists_is_one_line(tmp_path):
     ],
 )
 def test_a_long_value_is_cut_in_the_error_line(args):
-    line = assert_error(run(*args), "(5,002 characters)")
+    line = assert_error(run(*args), "(5,00")
     assert len(line) < 300
+    if args[0] != "solve":  # a whole number: the range it is not in, the quote closed
+        assert "(5,000 characters)' is not in the range 0<=x<=" in line
 
 
 def test_a_source_longer_than_any_position_text_is_refused(tmp_path, monkeypatch):
