@@ -496,3 +496,25 @@ def test_the_action_limit_counts_the_actions_played_before_the_player(monkeypatc
     result = honest_game.play_honest(before.position, game=before)
     assert result.result == "lost" and result.reason == "5 actions"
     assert len(result.line) == 2
+
+
+def test_a_position_that_comes_back_ends_the_game_with_one_decision_each_bug(monkeypatch):
+    """SPEC 11: a decision is a function of the visible position, the options and the
+    seed alone. A visible position that came back was planned again with another
+    seed (and a third time before resigning): now the player resigns at once."""
+    import spidersolve.search.honest_game as honest_game
+
+    text = "spider 1 classic\nremoved: S S S S S S S\nstock:\n"
+    text += "1: | KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S\n2: | AS\n"
+    text += "".join(f"{col}: |\n" for col in range(3, 11))
+    plans = iter([(Action.parse("2>3"),), (Action.parse("3>2"),)])  # there and back
+    seeds = []
+
+    def scripted(view, samples, seed, *rest):
+        seeds.append(seed)
+        return dataclasses.replace(advise(view, samples, seed, 10), plan=next(plans))
+
+    monkeypatch.setattr(honest_game, "advise", scripted)
+    result = play_honest(Position.from_text(text), seed=41, workers=1)
+    assert result.result == "lost" and result.reason == "resigned: the same position came back"
+    assert [a.text() for a in result.line] == ["2>3", "3>2"] and seeds == [41, 41]
