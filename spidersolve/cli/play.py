@@ -15,7 +15,7 @@ from ..interrupt import Terminated
 from ..play import SAVED_HEADER, PlaySession, read_saved_game
 from ..play.saved import headless_field
 from ..state import Game, GameCode, load_source, parse_line, replay
-from ..state.source import WHAT, file_source, read_file_text
+from ..state.source import file_source, read_file_text
 from .deal import code_name
 from .options import after_option, fail, no_color_option
 
@@ -78,11 +78,6 @@ def play(source, after, suits, relaxed, words, no_color):
     click.echo(session.line_report())
 
 
-_GIVE_STDIN = "(a device or a pipe: give - to read standard input)"
-_NO_STDIN = "(a device or a pipe: play reads its commands from standard input, not a position)"
-_PLAY_WHAT = WHAT.replace(", a position file or '-'", " or a position file")
-
-
 def _session(source, after, suits, relaxed, words, style) -> tuple[PlaySession, str]:
     """The session for the options, and a line to say before the table (or "")."""
     if source is None:
@@ -118,11 +113,7 @@ def _session(source, after, suits, relaxed, words, style) -> tuple[PlaySession, 
                 err=True,
             )
     if saved is None:
-        try:
-            position, name = load_source(source)
-        except SpiderError as err:  # play cannot take '-', which the error may suggest
-            said = str(err).replace(_GIVE_STDIN, _NO_STDIN).replace(WHAT, _PLAY_WHAT)
-            raise SpiderError(said) from None
+        position, name = load_source(source, stdin=False)  # the commands come from there
         game = _after(Game.start(position), after)
         return (
             PlaySession(

@@ -8,11 +8,7 @@ from ..board import plural
 from ..errors import SpiderError
 from ..search import DEFAULT_NODES, HINT_NODES, hint, solve
 from ..search.heuristic import names_text
-from ..search.honest import (
-    DEFAULT_SEED,
-    HONEST_NODES,
-    HONEST_SAMPLES,
-)
+from ..search.honest import DEFAULT_SEED, HONEST_NODES, HONEST_SAMPLES
 from ..search.memory import NODE_COST_TEXT
 from ..state import Game, line_text
 from ..state.visible import unknown_count, visible_of

@@ -12,6 +12,7 @@ from .codes import GameCode, PysolDeal
 from .position import Position
 
 WHAT = "a game code (SP1-S4C-AAAAAAD), a PySolFC deal (pysol:4:14934), a position file or '-'"
+WHAT_NOT_STDIN = "a game code (SP1-S4C-AAAAAAD), a PySolFC deal (pysol:4:14934) or a position file"
 # bytes: far more than any position text, comments and a saved game's line included
 MAX_TEXT = 16 << 20
 
@@ -86,7 +87,7 @@ def _as_code(text: str) -> tuple[GameCode | None, SpiderError | None]:
         return None, err
 
 
-def load_source(source: str) -> tuple[Position, str]:
+def load_source(source: str, stdin: bool = True) -> tuple[Position, str]:
     """The start position named by ``source``, and a canonical name for it.
 
     Parameters
@@ -96,6 +97,9 @@ def load_source(source: str) -> tuple[Position, str]:
         ``-`` for standard input. A valid code or ``pysol:S:N`` is read as
         such even where a file or folder of that name exists (``./NAME``
         names the file).
+    stdin : bool
+        Whether ``-`` may name standard input (``play`` reads its commands
+        there); without it, errors do not offer ``-``.
 
     Returns
     -------
@@ -121,9 +125,12 @@ def load_source(source: str) -> tuple[Position, str]:
         source = os.fspath(source)
     if not isinstance(source, str):
         raise SpiderError(f"a source is a name (text or a path), not {shown(repr(source))}")
+    what = WHAT if stdin else WHAT_NOT_STDIN
     text = source.strip(" \t\r\n")
     if not text:
-        raise SpiderError(f"an empty name is not {WHAT}")
+        raise SpiderError(f"an empty name is not {what}")
+    if text == "-" and not stdin:
+        raise SpiderError(f"'-' (standard input) is not {what} here")
     if text == "-":
         return Position.from_text(read_stdin()), "-"
     if ascii_lower(text).startswith("pysol:"):
@@ -140,20 +147,21 @@ def load_source(source: str) -> tuple[Position, str]:
         except SpiderError as err:
             raise SpiderError(f"{shown_path(source)}: {err}") from None
     if kind == "dir":
-        raise SpiderError(f"'{shown_path(source)}' is a directory, not {WHAT}")
+        raise SpiderError(f"'{shown_path(source)}' is a directory, not {what}")
     if kind == "other":
         raise SpiderError(
-            f"'{shown_path(source)}' is not a regular file (a device or a pipe: give - to read "
-            f"standard input), not {WHAT}"
+            f"'{shown_path(source)}' is not a regular file (a device or a pipe"
+            + (": give - to read standard input" if stdin else "")
+            + f"), not {what}"
         )
     if kind == "link":
         raise SpiderError(
             f"'{shown_path(source)}' is a symbolic link that leads to no file (a loop, or its "
-            f"target is gone), not {WHAT}"
+            f"target is gone), not {what}"
         )
     if not_a_code is not None:  # no such file: why the name is no code either
         raise not_a_code
-    raise SpiderError(f"'{shown_path(source)}': no such file, and it is not {WHAT}")
+    raise SpiderError(f"'{shown_path(source)}': no such file, and it is not {what}")
 
 
 def file_source(name: str) -> str:

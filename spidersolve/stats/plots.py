@@ -32,6 +32,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import MaxNLocator
 
+from ..board import plural
 from ..errors import SpiderError
 from ..files import write_all_asked
 from .winrates import curve, group_keys, grouped
@@ -102,12 +103,14 @@ def winrate_figure(frame: pd.DataFrame, by=PLOT_BY) -> Figure:
     # counted in the legend (the table lists them). Colours stay as in the
     # nodes figure.
     largest = max((len(rows) for _label, rows in groups), default=0)
-    small = [i for i, (_label, rows) in enumerate(groups) if len(rows) * SMALL_SHARE < largest]
-    dash, period = 4.0, 4.0 * max(2, len(groups) - len(small))
+    drawn = [
+        (i, label, rows)
+        for i, (label, rows) in enumerate(groups)
+        if len(rows) * SMALL_SHARE >= largest
+    ]
+    dash, period = 4.0, 4.0 * max(2, len(drawn))
     right = start
-    for i, (label, rows) in enumerate(groups):
-        if i in small:
-            continue
+    for phase, (i, label, rows) in enumerate(drawn):
         points = curve(rows, [start])
         colour = f"C{i % 10}"
         x = points["budget"].to_numpy()
@@ -127,7 +130,7 @@ def winrate_figure(frame: pd.DataFrame, by=PLOT_BY) -> Figure:
             points["win_high"],
             where="post",
             color=colour,
-            linestyle=(dash * (i - sum(j < i for j in small)), (dash, period - dash)),
+            linestyle=(dash * phase, (dash, period - dash)),
         )
     ax.set_xscale("log")
     if groups:
@@ -148,12 +151,12 @@ def winrate_figure(frame: pd.DataFrame, by=PLOT_BY) -> Figure:
         handles, labels = ax.get_legend_handles_labels()
         handles.append(Line2D([], [], color="0.4", linestyle="--"))
         labels.append("dashed: 1 - lost/N, the upper bound (same colours)")
-        if small:
-            deals = sum(len(groups[i][1]) for i in small)
+        if len(drawn) < len(groups):
+            deals = sum(len(rows) for _label, rows in groups) - sum(len(g[2]) for g in drawn)
             handles.append(Line2D([], [], linestyle="none"))
             labels.append(
-                f"not drawn: {len(small)} group{'s' if len(small) > 1 else ''} of "
-                f"{deals:,} result{'s' if deals > 1 else ''} in all, each under "
+                f"not drawn: {plural(len(groups) - len(drawn), 'group')} of "
+                f"{deals:,} result{'s' if deals != 1 else ''} in all, each under "
                 f"1/{SMALL_SHARE} of the largest (see the table)"
             )
         ax.legend(handles, labels, fontsize="small", loc="best")
