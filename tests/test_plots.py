@@ -154,3 +154,16 @@ def test_plots_of_results_with_no_win_are_still_drawn(tmp_path):
     assert result.exit_code == 0, result.output
     assert target.read_bytes()[:8] == PNG_MAGIC
     assert nodes_path(target).read_bytes()[:8] == PNG_MAGIC
+
+
+@pytest.mark.parametrize("ext", ["png", "svg", "pdf"])
+def test_the_same_rows_plot_to_the_same_bytes_in_every_format(results, tmp_path, ext):
+    # SVG and PDF wrote the time of the run, and SVG random element ids
+    runner = CliRunner()
+    made = []
+    for name in ("a", "b"):
+        target = tmp_path / f"{name}.{ext}"
+        result = runner.invoke(cli, ["stats", str(results), "--plot", str(target)])
+        assert result.exit_code == 0, result.output
+        made.append((target.read_bytes(), (tmp_path / f"{name}-nodes.{ext}").read_bytes()))
+    assert made[0] == made[1]

@@ -2446,3 +2446,76 @@ def test_an_explicit_seed_zero_is_refused_for_the_solver_as_any_seed_bug(tmp_pat
         "--seed: for --player honest",
     )
     assert not (tmp_path / "r").exists()
+
+
+# -- results folders batch and stats cannot use (a hostile review of 2026-12-07) --------
+
+
+def test_a_full_disk_during_a_batch_names_the_file_it_could_not_write_bug(tmp_path, monkeypatch):
+    import errno
+
+    from spidersolve import files
+
+    def full(path, write, text):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(files, "_staged", full)
+    line = assert_error(small_batch_result("res"), "cannot write 'res/", "No space left on device")
+    assert "Errno" not in line
+
+
+def test_a_results_name_too_long_is_one_line_without_an_errno_bug(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for command in ("stats", "hints"):
+        line = assert_error(run(command, "a" * 300), "cannot read 'aaa", "File name too long")
+        assert "Errno" not in line
+
+
+def test_a_results_folder_that_cannot_be_listed_is_refused_not_skipped_bug(tmp_path, monkeypatch):
+    from spidersolve.stats.store import ResultsError, ResultStore
+
+    monkeypatch.chdir(tmp_path)
+    small_batch("res", "0:2")
+
+    def cannot(path):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(os, "listdir", cannot)
+    with pytest.raises(
+        ResultsError, match="cannot list the results folder 'res': Permission denied"
+    ):
+        ResultStore("res").files()
+    assert_error(run("stats", "res"), "cannot list the results folder 'res'")
+    assert_error(small_batch_result("res"), "cannot list the results folder 'res'")
+
+
+@pytest.mark.parametrize("odd", ["folder", "broken link"])
+def test_batch_refuses_a_results_folder_stats_would_refuse_bug(tmp_path, monkeypatch, odd):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "res").mkdir()
+    if odd == "folder":
+        (tmp_path / "res" / "part-q.parquet").mkdir()
+        words = "its part-q.parquet is a folder, not a file"
+    else:
+        os.symlink(tmp_path / "gone", tmp_path / "res" / "results.parquet")
+        words = "its results.parquet is a broken link"
+    assert_error(small_batch_result("res"), "--out 'res'", words)
+    assert_error(run("stats", "res"), words)
+    assert not (tmp_path / "gone").exists()  # nothing written through the link
+    assert not list((tmp_path / "res").glob("part-2*"))  # nothing solved
+
+
+def test_stats_refuses_empty_budgets_as_it_refuses_an_empty_by(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    small_batch("res", "0:2")
+    assert_error(run("stats", "res", "--budgets", ""), "--budgets: nothing given")
+    assert run("stats", "res").exit_code == 0
+
+
+@pytest.mark.parametrize("text, words", [
+    ("99999999999999999999999", "more than any machine's memory"),
+    ("2000000T", "more than any machine's memory"),
+])  # fmt: skip
+def test_a_memory_size_past_any_machine_says_so(text, words):
+    assert_error(run("solve", "SP1-S1C-AAAAAAD", "--memory", text), "--memory", words)

@@ -124,7 +124,7 @@ def test_batch_search_memory_lets_a_limit_beyond_the_model_run(tmp_path):
     [
         (["--search-memory", "lots"], "--search-memory: 'lots' is not a memory size"),
         (["--search-memory", "15M"], "--search-memory: at least 16 MB"),
-        (["--search-memory", "1e7T"], "--search-memory: '1e7T' is more than a search can hold"),
+        (["--search-memory", "1e7T"], "--search-memory: '1e7T' is more than any machine's memory"),
         (["--search-memory", "2G", "--memory", "1G"], "lower --search-memory"),
         (["--search-memory", "1G", "--player", "honest"], "--search-memory is for --player solver"),
     ],

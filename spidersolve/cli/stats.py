@@ -62,7 +62,7 @@ def _missing_note(planned: tuple[int, int, int] | None) -> str | None:
 )
 @click.option(
     "--budgets",
-    default="",
+    default=None,
     metavar="LIST",
     help="Also give the win rate within these smaller node budgets, e.g. "
     "167000,500000 (from the node counts of the same run).",

@@ -94,10 +94,12 @@ def parse_size(text: str, option: str = "--memory") -> int:
         value = float(number)
     except ValueError:
         value = float("nan")
-    if unit not in _UNITS or not value == value or not 0 < value < 2**60:
+    if unit not in _UNITS or not value == value or not 0 < value < float("inf"):
         raise SpiderError(
             f"{option}: '{text}' is not a memory size (like 4G, 500M or a number of bytes)"
         )
+    if value * _UNITS[unit] >= 2**60:
+        raise SpiderError(f"{option}: '{text}' is more than any machine's memory (1 EB or more)")
     size = int(value * _UNITS[unit])
     if size < 1:
         raise SpiderError(f"{option}: '{text}' is less than a byte")
@@ -107,7 +109,7 @@ def parse_size(text: str, option: str = "--memory") -> int:
 def size_text(n: int) -> str:
     """A size in bytes as people write it: ``1.5 GB``, ``500 MB``, ``1 KB``, ``12 bytes``."""
     if n >= 2**30:
-        return f"{n / 2**30:.1f} GB"
+        return f"{n / 2**30:,.1f} GB"
     if n >= 2**20:
         return f"{n / 2**20:.0f} MB"
     if n >= 2**10:

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from matplotlib import rc_context
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
@@ -243,6 +244,10 @@ def nodes_path(path) -> Path:
     return path.with_name(f"{path.stem}-nodes{path.suffix or '.png'}")
 
 
+# the metadata that would date a figure, left out so that a plot is reproducible
+UNDATED = {"svg": {"Date": None}, "pdf": {"CreationDate": None}}
+
+
 def plot_format(path) -> str:
     """``png``, ``svg`` or ``pdf`` from the file name's extension (none: png)."""
     suffix = Path(path).suffix.lower().lstrip(".")
@@ -260,14 +265,21 @@ def save_plots(frame: pd.DataFrame, path, by=PLOT_BY) -> list[Path]:
 
     The format is the one the extension names; both files are written to
     temporary files first and then renamed together (``write_all_asked``), so
-    a failure or Ctrl-C leaves both old files or both new ones.
+    a failure or Ctrl-C leaves both old files or both new ones. The same
+    rows give the same bytes in every format: no date is written (SVG, PDF)
+    and the SVG's element ids come from a fixed salt.
     """
     path = Path(path)
     fmt = plot_format(path)
     group_keys(by)  # checks the names before drawing anything
+
+    def save(fig, handle):
+        with rc_context({"svg.hashsalt": "spidersolve"}):
+            fig.savefig(handle, dpi=110, format=fmt, metadata=UNDATED.get(fmt))
+
     return write_all_asked(
         [
-            (target, lambda handle, fig=fig: fig.savefig(handle, dpi=110, format=fmt))
+            (target, lambda handle, fig=fig: save(fig, handle))
             for fig, target in (
                 (winrate_figure(frame, by), path),
                 (nodes_figure(frame, by), nodes_path(path)),

@@ -116,8 +116,22 @@ class _Vanished(Exception):
 
 
 def write_atomic(table: pa.Table, path: Path) -> None:
-    """Write a Parquet file so that ``path`` is either absent (or as before) or whole."""
-    write_file_atomic(path, lambda handle: pq.write_table(table, handle, write_page_checksum=True))
+    """Write a Parquet file so that ``path`` is either absent (or as before) or whole.
+
+    An ``OSError`` (a full disk, a name too long) is a ``ResultsError`` that
+    names the file.
+    """
+    try:
+        write_file_atomic(
+            path, lambda handle: pq.write_table(table, handle, write_page_checksum=True)
+        )
+    except OSError as err:
+        raise ResultsError(f"cannot write '{shown_path(path)}': {_strerror(err)}") from None
+
+
+def _strerror(err: OSError) -> str:
+    """The words of an ``OSError`` without its number and file name."""
+    return err.strerror or _one_line(err)
 
 
 def _one_line(err: BaseException) -> str:
@@ -147,7 +161,7 @@ def read_file(path: Path) -> tuple[pd.DataFrame, dict]:
     except OSError as err:
         if err.errno == errno.ENOENT:
             raise _Vanished(path) from None
-        raise ResultsError(f"cannot read results file '{path}': {_one_line(err)}") from None
+        raise ResultsError(f"cannot read results file '{path}': {_strerror(err)}") from None
     digest = hashlib.blake2b(data, digest_size=32).digest()
     key = path.resolve()
     seen = _READ.get(key)
@@ -228,9 +242,41 @@ class ResultStore:
             return [self.path]
         if not self.path.is_dir():
             return []
-        parts = sorted(p for p in self.path.glob("part-*.parquet") if p.is_file())
+        parts = [p for p in self.part_names() if p.is_file()]
         main = self.path / RESULTS_NAME
         return ([main] if main.is_file() else []) + parts
+
+    def part_names(self) -> list[Path]:
+        """Every ``part-*.parquet`` in the folder, by name, whatever it is.
+
+        A folder that cannot be listed is a ``ResultsError`` (``Path.glob``
+        would pass it over in silence, and its part files with it).
+        """
+        try:
+            names = os.listdir(self.path)
+        except OSError as err:
+            raise ResultsError(
+                f"cannot list the results folder '{shown_path(self.path)}': {_strerror(err)}"
+            ) from None
+        return [
+            self.path / name
+            for name in sorted(names)
+            if name.startswith("part-") and name.endswith(".parquet")
+        ]
+
+    def odd_file(self) -> str | None:
+        """What is wrong with a results or part file that is there but is no file
+        (a folder, a broken link, a device); None if nothing is."""
+        if not self.path.is_dir():
+            return None
+        for odd in [self.path / RESULTS_NAME, *self.part_names()]:
+            try:
+                problem = _not_a_file(odd)
+            except OSError as err:
+                problem = f"cannot be looked at: {_strerror(err)}"
+            if problem:
+                return f"its {odd.name} {problem}"
+        return None
 
     def parts(self) -> list[Path]:
         """The part files not yet compacted."""
@@ -305,6 +351,9 @@ class ResultStore:
         problem = output_problem(str(self.path / RESULTS_NAME), probe=False)
         if problem:
             raise ResultsError(f"--out: {problem}")
+        problem = self.odd_file()  # what stats would refuse to read, batch refuses to write
+        if problem:
+            raise ResultsError(f"--out '{shown_path(self.path)}': {problem}")
         try:
             self._lock()
         except OSError as err:
@@ -405,6 +454,13 @@ def load_results_and_runs(path) -> tuple[pd.DataFrame, list[dict]]:
     (``ResultsError``) if there are none, or if a file among them is not a file."""
     if not str(path).strip():
         raise ResultsError("an empty name: give a results folder (batch --out) or file")
+    try:
+        return _load_results_and_runs(path)
+    except OSError as err:  # a name too long, a folder that may not be entered
+        raise ResultsError(f"cannot read '{shown_path(path)}': {_strerror(err)}") from None
+
+
+def _load_results_and_runs(path) -> tuple[pd.DataFrame, list[dict]]:
     store = ResultStore(path)
     name = shown_path(path)
     if not store.path.exists():
@@ -416,11 +472,9 @@ def load_results_and_runs(path) -> tuple[pd.DataFrame, list[dict]]:
         raise ResultsError(f"no results at '{name}': no such file or directory")
     if not store.path.is_dir() and not store.path.is_file():
         raise ResultsError(f"no results at '{name}': it is neither a folder nor a regular file")
-    if store.path.is_dir():  # a folder, a pipe, a device or a broken link is not skipped
-        for odd in [store.path / RESULTS_NAME, *sorted(store.path.glob("part-*.parquet"))]:
-            problem = _not_a_file(odd)
-            if problem:
-                raise ResultsError(f"no results at '{name}': its {odd.name} {problem}")
+    problem = store.odd_file()  # a folder, a pipe, a device or a broken link is not skipped
+    if problem:
+        raise ResultsError(f"no results at '{name}': {problem}")
     if not store.exists():
         raise ResultsError(f"no results at '{name}': no results.parquet or part files")
     frame, runs = store.load_with_meta()
