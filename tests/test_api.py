@@ -303,3 +303,92 @@ def test_a_position_is_still_hashable_and_a_game_compares_by_value():
     assert hash(START) == hash(as_position(CODE))
     assert Game.start(CODE) == Game(START, 0, 500)
     assert isinstance(Position.from_text(START.to_text()), Position)
+
+
+# -- positions built by hand and odd arguments (a hostile review of 2026-12-07) ----------
+
+
+def _hand_built(**change):
+    from spidersolve.state import Position
+
+    p = as_position("SP1-S1C-AAAAAAD")
+    fields = dict(suits=p.suits, rules=p.rules, removed=p.removed, stock=p.stock, down=p.down,
+                  up=p.up) | change  # fmt: skip
+    return Position(**fields)
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"suits": 3}, "suits must be 1, 2 or 4, not 3"),
+    ({"stock": tuple(range(7))}, "stock: 7 cards is not a multiple of 10"),
+    ({"up": ((0,),) * 10}, "0 is not a card number"),
+    ({"stock": None}, "stock: a sequence of card numbers, not None"),
+])  # fmt: skip
+def test_a_position_built_by_hand_is_checked_before_it_is_solved_bug(change, words):
+    from spidersolve.state import PositionError
+
+    bad = _hand_built(**change)
+    for use in (
+        lambda: spidersolve.solve(bad, nodes=2000),
+        lambda: spidersolve.hint(bad, nodes=2000),
+        lambda: spidersolve.advise(bad, samples=2),
+        lambda: Game(bad),
+        lambda: Game.start(bad),
+    ):
+        with pytest.raises(PositionError, match=words):
+            use()
+
+
+def test_a_checked_position_stays_checked_through_legal_actions():
+    from spidersolve.state import apply
+
+    start = _hand_built()
+    assert not start.__dict__.get("_checked")
+    assert as_position(start) is start and start.__dict__["_checked"]
+    after = apply(start, "10>2")[0]
+    assert after.__dict__.get("_checked")  # not validated again
+    assert spidersolve.solve(start, nodes=20_000).verdict == "won"
+
+
+@pytest.mark.parametrize("rules", ["banana", None, 5, "RELAXED"])
+def test_make_refuses_other_rules_for_one_suit_as_for_two(rules):
+    from spidersolve.state import Position, PositionError
+
+    p = as_position("SP1-S1C-AAAAAAD")
+    with pytest.raises(PositionError, match="rules must be classic or relaxed"):
+        Position.make(1, rules, p.down, p.up, p.stock, ())
+    assert Position.make(1, "relaxed", p.down, p.up, p.stock, ()).rules == "classic"  # SPEC 8
+
+
+@pytest.mark.parametrize("stock, words", [
+    (None, "not None"), ("2S 8S", "not text"), (5, "not 5"),
+])  # fmt: skip
+def test_make_names_a_stock_that_is_no_sequence_of_cards(stock, words):
+    from spidersolve.state import Position, PositionError
+
+    p = as_position("SP1-S1C-AAAAAAD")
+    with pytest.raises(PositionError, match=f"stock: a sequence of card numbers, {words}"):
+        Position.make(1, "classic", p.down, p.up, stock, ())
+
+
+def test_a_line_of_bytes_is_refused_as_a_whole():
+    from spidersolve.errors import SpiderError
+
+    for use in (
+        lambda: replay("SP1-S1C-AAAAAAD", b"10>2"),
+        lambda: spidersolve.hint("SP1-S1C-AAAAAAD", after=b"10>2", nodes=2000),
+    ):
+        with pytest.raises(SpiderError, match="not bytes: decode it first"):
+            use()
+
+
+@pytest.mark.parametrize("weights", [5, 3.5])
+def test_weights_that_are_one_number_say_what_weights_are(weights):
+    with pytest.raises(ValueError, match="weights: a Weights, a name or a row"):
+        spidersolve.solve("SP1-S1C-AAAAAAD", nodes=2000, weights=weights)
+
+
+def test_advice_from_numpy_integers_is_json():
+    import numpy as np
+
+    advice = spidersolve.advise("SP1-S1C-AAAAAAD", samples=np.int64(2), nodes=np.int64(500))
+    assert json.loads(json.dumps(advice.as_dict()))["samples"] == 2

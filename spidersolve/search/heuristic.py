@@ -313,6 +313,11 @@ def weight_rows(weights=None) -> np.ndarray:
         weights = DEFAULT_WEIGHTS
     if isinstance(weights, np.ndarray):  # one row, or one row per heuristic
         weights = weights.tolist()
+    if not isinstance(weights, (str, dict)) and not hasattr(weights, "__iter__"):
+        raise ValueError(
+            f"weights: a Weights, a name or a row of {K.N_WEIGHTS} integers "
+            f"per heuristic, or a list of those, not {weights!r}"
+        )
     if isinstance(weights, (str, dict)) or _is_row(weights):
         weights = [weights]
     elif weights and all(isinstance(x, (int, np.integer)) for x in weights):

@@ -56,6 +56,7 @@ from ..state import (
     line_text,
     replay,
 )
+from ..state.position import mark_checked
 from ..state.visible import samples as draw_samples
 from ..state.visible import unknown_count, visible_of
 from .heuristic import PLAIN, position_value
@@ -227,7 +228,8 @@ def _solve_before_deal(position: Position, nodes: int) -> tuple[bool, tuple[Acti
     if not position.stock:
         reveals = _endgame_reveals(position.suits)
         return _solve(position, nodes, -1 if reveals is None else reveals)
-    table = dataclasses.replace(position, stock=())
+    # the cards of the stock are missing on purpose: no longer a SPEC 8 position
+    table = mark_checked(dataclasses.replace(position, stock=()))
     if not legal_actions(table):
         return False, (), 0, position_value(table, PLAIN)
     reveals = HONEST_BLIND_REVEALS[position.suits]
@@ -309,6 +311,8 @@ def advise(
     ):
         if not is_whole(value) or not low <= value <= high:
             raise SpiderError(f"{name} must be {low} .. {high}, not {shown(repr(value))}")
+    # a numpy integer is the same number; the advice (as_dict, JSON) holds Python ints
+    samples, seed, top, workers = int(samples), int(seed), int(top), int(workers)
     if ranking is not None and not isinstance(ranking, list):
         raise SpiderError(f"ranking must be a list (or None), not {shown(repr(ranking))}")
     started = time.perf_counter()
@@ -317,6 +321,7 @@ def advise(
     if nodes is None:
         nodes = HONEST_NODES[view.suits]
     check_node_limit(nodes)
+    nodes = int(nodes)
     if len(view.removed) == 8:
         return HonestAdvice("won", None, (), 0, 0, 0, 0, 0, time.perf_counter() - started)
     legal = legal_actions(view)

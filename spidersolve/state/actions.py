@@ -185,6 +185,17 @@ def _field_problem(action: Action) -> str | None:
 DEAL = Action(-1, -1, 0)
 
 
+def check_line(line) -> None:
+    """Raise SpiderError unless ``line`` is a line's text or an iterable of actions.
+
+    Bytes are refused as a whole (iterated, they would be read as numbers).
+    """
+    if isinstance(line, (bytes, bytearray)):
+        raise SpiderError("a line is its text or its actions, not bytes: decode it first")
+    if not isinstance(line, str) and not hasattr(line, "__iter__"):
+        raise SpiderError(f"a line is its text or its actions, not {shown(repr(line))}")
+
+
 def parse_line(text: str) -> list[Action]:
     """Read a line of actions separated by white space; errors name the index.
 

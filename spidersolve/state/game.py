@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import SpiderError, is_whole, shown
-from .actions import Action, as_action, parse_line
+from .actions import Action, as_action, check_line, parse_line
 from .position import Position
 from .rules import START_SCORE, HiddenCard, IllegalAction, apply, legal_actions, next_score
 from .source import as_position
@@ -61,8 +61,8 @@ class Game:
     _stack: tuple = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self):
-        if not isinstance(self.position, Position):  # a code, a file: as Game.start reads it
-            self.position = as_position(self.position)
+        # a code, a file: as Game.start reads it; a Position is validated once
+        self.position = as_position(self.position)
         for name in ("moves", "score"):
             value = getattr(self, name)
             if not is_whole(value) or value < 0:
@@ -234,8 +234,7 @@ def replay(source, line, game: Game | None = None) -> Game:
     """
     if game is not None and not isinstance(game, Game):
         raise SpiderError(f"game must be a Game (or None), not {type(game).__name__}")
-    if not isinstance(line, str) and not hasattr(line, "__iter__"):
-        raise SpiderError(f"a line is its text or its actions, not {shown(repr(line))}")
+    check_line(line)
     actions = parse_line(line) if isinstance(line, str) else [as_action(a) for a in line]
     if game is None:
         game = source if isinstance(source, Game) else Game.start(source)

@@ -63,6 +63,26 @@ def check_column(c) -> None:
         raise PositionError(f"a column is 0..9 here (column 1 is 0), not {shown(repr(c))}")
 
 
+def mark_checked(pos: Position) -> Position:
+    """``pos`` taken as checked without ``validate``: for a position the library
+    builds itself, valid by construction (``rules.apply`` after a legal action)
+    or outside SPEC section 8 on purpose (the honest player's table without its
+    stock, ``search.honest._solve_before_deal``). Never for a caller's position.
+    """
+    object.__setattr__(pos, "_checked", True)
+    return pos
+
+
+def _check_sequence(name: str, value) -> None:
+    """Raise PositionError unless ``value`` is a sequence (of cards, or of columns)."""
+    if isinstance(value, (str, bytes, bytearray)):
+        raise PositionError(
+            f"{name}: a sequence of card numbers, not text (Position.from_text reads text)"
+        )
+    if not hasattr(value, "__len__") or not hasattr(value, "__iter__"):
+        raise PositionError(f"{name}: a sequence of card numbers, not {shown(repr(value))}")
+
+
 @dataclass(frozen=True)
 class Position:
     """One position: the table, the stock and the runs removed (SPEC section 8).
@@ -119,16 +139,22 @@ class Position:
         >>> Position.make(1, "classic", p.down, p.up, p.stock, ()) == p
         True
         """
+        for name, value in (("removed", removed), ("stock", stock)):
+            _check_sequence(name, value)
+        for name, value in (("down", down), ("up", up)):
+            _check_sequence(name, value)
+            for col in value:
+                _check_sequence(f"{name}: a column", col)
         pos = cls(
             suits,
-            "classic" if suits == 1 else rules,
+            # SPEC 8: 'spider 1 relaxed' is read as classic; other words are errors
+            "classic" if suits == 1 and rules in RULES else rules,
             tuple(removed),
             tuple(stock),
             tuple(tuple(col) for col in down),
             tuple(tuple(col) for col in up),
         )
-        pos.validate()
-        return pos
+        return pos.checked()
 
     @classmethod
     def from_deck(cls, suits: int, rules: str, deck) -> Position:
@@ -256,6 +282,28 @@ class Position:
         return f"Position.from_text({self.to_text()!r})"
 
     # -- checks ------------------------------------------------------------
+    def checked(self) -> Position:
+        """This position, once ``validate`` has passed: every public function
+        that takes a position checks it so (``as_position``, ``Game``).
+
+        A position is checked once: ``make`` and ``from_text`` check theirs,
+        and ``rules.apply`` passes a checked position's mark on to the
+        position after a legal action (the rules keep it valid). So a
+        ``Position(...)`` built by hand, which is not checked, is refused
+        with the ``PositionError`` that ``make`` would give, never solved.
+
+        >>> from spidersolve.state import as_position
+        >>> p = as_position("SP1-S1C-AAAAAAD")
+        >>> Position(3, p.rules, p.removed, p.stock, p.down, p.up).checked()
+        Traceback (most recent call last):
+        ...
+        spidersolve.state.position.PositionError: suits must be 1, 2 or 4, not 3
+        """
+        if not self.__dict__.get("_checked"):
+            self.validate()
+            object.__setattr__(self, "_checked", True)
+        return self
+
     def validate(self) -> None:
         """Check SPEC section 8's validity rules; ``PositionError`` names the first broken.
 
@@ -264,6 +312,11 @@ class Position:
         """
         if not is_whole(self.suits) or self.suits not in (1, 2, 4):
             raise PositionError(f"suits must be 1, 2 or 4, not {shown(repr(self.suits))}")
+        for name in ("removed", "stock", "down", "up"):
+            _check_sequence(name, getattr(self, name))
+        for name in ("down", "up"):
+            for col in getattr(self, name):
+                _check_sequence(f"{name}: a column", col)
         if self.rules not in RULES:
             raise PositionError(f"rules must be classic or relaxed, not {self.rules!r}")
         if len(self.down) != N_COLS or len(self.up) != N_COLS:

@@ -192,7 +192,9 @@ def as_position(source) -> Position:
     Parameters
     ----------
     source : Position, Game, GameCode, PysolDeal, str or os.PathLike
-        A Position is returned as it is; a Game gives its position; a
+        A Position is returned as it is once ``Position.checked`` has
+        validated it (``PositionError`` if it breaks SPEC section 8); a
+        Game gives its position; a
         GameCode or PysolDeal its start position; text is read by
         ``load_source`` (a game code, ``pysol:S:N``, a file name or ``-``).
 
@@ -211,14 +213,14 @@ def as_position(source) -> Position:
     4
     """
     if isinstance(source, Position):
-        return source
+        return source.checked()  # one built by hand is validated once (PositionError)
     if isinstance(source, (GameCode, PysolDeal)):
         return source.position()
     if isinstance(source, (str, os.PathLike)):
         return load_source(os.fspath(source))[0]
     position = getattr(source, "position", None)  # a Game (rules.py imports this module)
     if isinstance(position, Position):
-        return position
+        return position.checked()
     raise TypeError(
         f"expected a position, a game, a game code or a PySolFC deal, not {type(source).__name__}"
     )

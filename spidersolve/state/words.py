@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..cards import SUIT_NAMES, UNKNOWN, card_text, make_card
-from .actions import Action, parse_line
+from .actions import Action, check_line, parse_line
 from .game import Game
 from .position import N_COLS, Position
 from .rules import IllegalAction, apply
@@ -149,6 +149,7 @@ def line_sentences(start, line) -> list[str]:
     An illegal action raises ``IllegalAction`` naming its index, as ``replay`` does.
     """
     game = start if isinstance(start, Game) else Game.start(start)
+    check_line(line)
     actions = parse_line(line) if isinstance(line, str) else list(line)
     sentences = []
     for i, action in enumerate(actions, start=1):
