@@ -22,7 +22,7 @@ import numpy as np
 
 from ..cards import UNKNOWN, card_text, deck_counts, is_card_number, make_card
 from ..errors import SpiderError, shown
-from .position import N_COLS, Position, PositionError, check_column
+from .position import N_COLS, Position, PositionError, check_column, mark_checked
 from .source import as_position
 
 # The stream a sample draws from: SeedSequence(seed, digest of the visible text).
@@ -35,13 +35,16 @@ def visible_of(pos: Position) -> Position:
     ``pos`` is a Position or anything ``as_position`` reads.
     """
     pos = as_position(pos)
-    return Position(
-        pos.suits,
-        pos.rules,
-        pos.removed,
-        (UNKNOWN,) * len(pos.stock),
-        tuple((UNKNOWN,) * len(col) for col in pos.down),
-        pos.up,
+    # the visible form of a valid position is valid (SPEC 11): checked already
+    return mark_checked(
+        Position(
+            pos.suits,
+            pos.rules,
+            pos.removed,
+            (UNKNOWN,) * len(pos.stock),
+            tuple((UNKNOWN,) * len(col) for col in pos.down),
+            pos.up,
+        )
     )
 
 
