@@ -27,6 +27,7 @@ from pathlib import Path
 from spidersolve.search.heuristic import DIG, PLAIN, UNBURY, Weights
 from spidersolve.search.solver import _Search
 from spidersolve.state import Game, as_position, parse_line
+from spidersolve.state.position import mark_checked
 from spidersolve.stats import load_results
 
 FACE_DOWN_ONLY = Weights(face_down=1)
@@ -38,7 +39,8 @@ def face_down(position) -> int:
 
 def fewest(position, nodes: int) -> tuple[int, bool]:
     """The fewest face-down cards a full-knowledge search of the table alone reaches."""
-    table = dataclasses.replace(position, stock=())
+    # no stock: outside SPEC 8 on purpose, so marked checked (Position.checked)
+    table = mark_checked(dataclasses.replace(position, stock=()))
     run = _Search(Game.start(table), nodes, weights=(FACE_DOWN_ONLY, DIG, PLAIN, UNBURY))
     exact = run.verdict == "lost"  # it walked every position it could reach
     return min(run.best_value, face_down(table)), exact

@@ -392,3 +392,25 @@ def test_advice_from_numpy_integers_is_json():
 
     advice = spidersolve.advise("SP1-S1C-AAAAAAD", samples=np.int64(2), nodes=np.int64(500))
     assert json.loads(json.dumps(advice.as_dict()))["samples"] == 2
+
+
+def test_a_position_with_list_fields_is_refused_as_it_could_change_after_the_check():
+    from spidersolve.state import PositionError
+
+    bad = _hand_built(stock=list(as_position("SP1-S1C-AAAAAAD").stock))
+    with pytest.raises(PositionError, match="stock: a tuple, not a list"):
+        spidersolve.solve(bad, nodes=1000)
+    with pytest.raises(PositionError, match="removed: a tuple, not a list"):
+        replay(_hand_built(removed=[]), "10>2")
+
+
+def test_the_first_deal_diagnostic_searches_the_table_without_its_stock():
+    # benchmarks/honest_first_deal.py: a table without its stock is outside SPEC 8 on purpose
+    import importlib.util
+
+    path = Path(__file__).parent.parent / "benchmarks" / "honest_first_deal.py"
+    spec = importlib.util.spec_from_file_location("honest_first_deal", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    fewest, _exact = module.fewest(as_position("SP1-S1C-AAAAAAD"), 2000)
+    assert 0 <= fewest <= 44

@@ -73,6 +73,16 @@ def mark_checked(pos: Position) -> Position:
     return pos
 
 
+def _check_tuple(name: str, value) -> None:
+    """Raise PositionError unless ``value`` is a tuple, as a Position's fields are
+    (``make`` takes lists and makes tuples of them)."""
+    _check_sequence(name, value)
+    if not isinstance(value, tuple):
+        raise PositionError(
+            f"{name}: a tuple, not a {type(value).__name__} (Position.make takes lists)"
+        )
+
+
 def _check_sequence(name: str, value) -> None:
     """Raise PositionError unless ``value`` is a sequence (of cards, or of columns)."""
     if isinstance(value, (str, bytes, bytearray)):
@@ -284,7 +294,9 @@ class Position:
     # -- checks ------------------------------------------------------------
     def checked(self) -> Position:
         """This position, once ``validate`` has passed: every public function
-        that takes a position checks it so (``as_position``, ``Game``).
+        that solves, hints, advises or replays from a position checks it so
+        (``as_position``, ``Game``); ``legal_actions`` and ``rules.apply``
+        take a ``Position`` as it is given.
 
         A position is checked once: ``make`` and ``from_text`` check theirs,
         and ``rules.apply`` passes a checked position's mark on to the
@@ -312,11 +324,11 @@ class Position:
         """
         if not is_whole(self.suits) or self.suits not in (1, 2, 4):
             raise PositionError(f"suits must be 1, 2 or 4, not {shown(repr(self.suits))}")
-        for name in ("removed", "stock", "down", "up"):
-            _check_sequence(name, getattr(self, name))
+        for name in ("removed", "stock", "down", "up"):  # tuples: a position never changes
+            _check_tuple(name, getattr(self, name))
         for name in ("down", "up"):
             for col in getattr(self, name):
-                _check_sequence(f"{name}: a column", col)
+                _check_tuple(f"{name}: a column", col)
         if self.rules not in RULES:
             raise PositionError(f"rules must be classic or relaxed, not {self.rules!r}")
         if len(self.down) != N_COLS or len(self.up) != N_COLS:
