@@ -340,12 +340,13 @@ def test_a_position_built_by_hand_is_checked_before_it_is_solved_bug(change, wor
 
 def test_a_checked_position_stays_checked_through_legal_actions():
     from spidersolve.state import apply
+    from spidersolve.state.position import is_checked
 
     start = _hand_built()
-    assert not start.__dict__.get("_checked")
-    assert as_position(start) is start and start.__dict__["_checked"]
+    assert not is_checked(start)
+    assert as_position(start) is start and is_checked(start)
     after = apply(start, "10>2")[0]
-    assert after.__dict__.get("_checked")  # not validated again
+    assert is_checked(after)  # not validated again
     assert spidersolve.solve(start, nodes=20_000).verdict == "won"
 
 

@@ -73,6 +73,20 @@ def mark_checked(pos: Position) -> Position:
     return pos
 
 
+def is_checked(pos: Position) -> bool:
+    """Whether ``pos`` was checked (``Position.checked``) or marked so (``mark_checked``)."""
+    return bool(pos.__dict__.get("_checked"))
+
+
+def _check_fields(check, removed, stock, down, up) -> None:
+    """``check(name, value)`` on each field of a position and on each column."""
+    for name, value in (("removed", removed), ("stock", stock), ("down", down), ("up", up)):
+        check(name, value)
+    for name, columns in (("down", down), ("up", up)):
+        for col in columns:
+            check(f"{name}: a column", col)
+
+
 def _check_tuple(name: str, value) -> None:
     """Raise PositionError unless ``value`` is a tuple, as a Position's fields are
     (``make`` takes lists and makes tuples of them)."""
@@ -149,12 +163,7 @@ class Position:
         >>> Position.make(1, "classic", p.down, p.up, p.stock, ()) == p
         True
         """
-        for name, value in (("removed", removed), ("stock", stock)):
-            _check_sequence(name, value)
-        for name, value in (("down", down), ("up", up)):
-            _check_sequence(name, value)
-            for col in value:
-                _check_sequence(f"{name}: a column", col)
+        _check_fields(_check_sequence, removed, stock, down, up)  # lists are taken here
         pos = cls(
             suits,
             # SPEC 8: 'spider 1 relaxed' is read as classic; other words are errors
@@ -311,9 +320,9 @@ class Position:
         ...
         spidersolve.state.position.PositionError: suits must be 1, 2 or 4, not 3
         """
-        if not self.__dict__.get("_checked"):
+        if not is_checked(self):
             self.validate()
-            object.__setattr__(self, "_checked", True)
+            mark_checked(self)
         return self
 
     def validate(self) -> None:
@@ -324,11 +333,8 @@ class Position:
         """
         if not is_whole(self.suits) or self.suits not in (1, 2, 4):
             raise PositionError(f"suits must be 1, 2 or 4, not {shown(repr(self.suits))}")
-        for name in ("removed", "stock", "down", "up"):  # tuples: a position never changes
-            _check_tuple(name, getattr(self, name))
-        for name in ("down", "up"):
-            for col in getattr(self, name):
-                _check_tuple(f"{name}: a column", col)
+        # tuples: a position never changes
+        _check_fields(_check_tuple, self.removed, self.stock, self.down, self.up)
         if self.rules not in RULES:
             raise PositionError(f"rules must be classic or relaxed, not {self.rules!r}")
         if len(self.down) != N_COLS or len(self.up) != N_COLS:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..cards import UNKNOWN, card_rank, card_suit, card_text
 from ..errors import SpiderError
 from .actions import DEAL, Action, as_action, line_text, parse_line  # noqa: F401 (re-exported)
-from .position import N_COLS, Position, is_complete_run, mark_checked
+from .position import N_COLS, Position, is_checked, is_complete_run, mark_checked
 from .source import as_position
 
 START_SCORE = 500
@@ -223,7 +223,7 @@ def apply(pos, action) -> tuple[Position, list[int]]:
         tuple(map(tuple, down)),
         tuple(map(tuple, up)),
     )
-    if pos.__dict__.get("_checked"):  # a legal action keeps a valid position valid
+    if is_checked(pos):  # a legal action keeps a valid position valid
         mark_checked(new)
     return new, removed
 

@@ -54,8 +54,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..errors import SpiderError, shown_path
-from ..files import output_problem, temp_prefix
-from ..files import write_atomic as write_file_atomic
+from ..files import output_problem, temp_prefix, write_asked
 from .row_checks import row_problem
 from .schema import (
     ADDED,
@@ -118,15 +117,10 @@ class _Vanished(Exception):
 def write_atomic(table: pa.Table, path: Path) -> None:
     """Write a Parquet file so that ``path`` is either absent (or as before) or whole.
 
-    An ``OSError`` (a full disk, a name too long) is a ``ResultsError`` that
-    names the file.
+    A failure (a full disk, a name too long) is one ``SpiderError`` that names
+    the file (``files.write_asked``).
     """
-    try:
-        write_file_atomic(
-            path, lambda handle: pq.write_table(table, handle, write_page_checksum=True)
-        )
-    except OSError as err:
-        raise ResultsError(f"cannot write '{shown_path(path)}': {_strerror(err)}") from None
+    write_asked(path, lambda handle: pq.write_table(table, handle, write_page_checksum=True))
 
 
 def _strerror(err: OSError) -> str:
@@ -344,7 +338,7 @@ class ResultStore:
                 raise PermissionError(errno.EACCES, "it is read-only")
         except OSError as err:
             raise ResultsError(
-                f"--out: cannot write '{shown_path(self.path)}': {err.strerror or err}"
+                f"--out: cannot write '{shown_path(self.path)}': {_strerror(err)}"
             ) from None
         # the results file is written at the end: refuse a folder or a device there now
         # (no probe file: before the lock, another batch's clean-up could take it)
@@ -358,7 +352,7 @@ class ResultStore:
             self._lock()
         except OSError as err:
             raise ResultsError(
-                f"--out: cannot write '{shown_path(self.path / LOCK_NAME)}': {err.strerror or err}"
+                f"--out: cannot write '{shown_path(self.path / LOCK_NAME)}': {_strerror(err)}"
             ) from None
         for pattern in (".part-*.tmp", temp_prefix(self.path / RESULTS_NAME) + "*.tmp"):
             for tmp in self.path.glob(pattern):
