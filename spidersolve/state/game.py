@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ..errors import SpiderError, is_whole, shown
 from .actions import Action, as_action, check_line, parse_line
-from .position import Position
+from .position import Position, is_checked
 from .rules import START_SCORE, HiddenCard, IllegalAction, apply, legal_actions, next_score
 from .source import as_position
 
@@ -62,7 +62,8 @@ class Game:
 
     def __post_init__(self):
         # a code, a file: as Game.start reads it; a Position is validated once
-        self.position = as_position(self.position)
+        if not (isinstance(self.position, Position) and is_checked(self.position)):
+            self.position = as_position(self.position)
         for name in ("moves", "score"):
             value = getattr(self, name)
             if not is_whole(value) or value < 0:

@@ -69,13 +69,13 @@ def mark_checked(pos: Position) -> Position:
     or outside SPEC section 8 on purpose (the honest player's table without its
     stock, ``search.honest._solve_before_deal``). Never for a caller's position.
     """
-    object.__setattr__(pos, "_checked", True)
+    pos.__dict__["_checked"] = True  # not a field: no part of ==, hash or repr
     return pos
 
 
 def is_checked(pos: Position) -> bool:
     """Whether ``pos`` was checked (``Position.checked``) or marked so (``mark_checked``)."""
-    return bool(pos.__dict__.get("_checked"))
+    return "_checked" in pos.__dict__
 
 
 def _check_fields(check, removed, stock, down, up) -> None:
