@@ -937,6 +937,21 @@ def test_a_column_label_with_leading_zeros_is_the_column_bug():
     assert result.stdout == run("deal", "-", input=deal3_text()).stdout
 
 
+@pytest.mark.parametrize("suits", ["04", "004"])
+def test_a_suit_count_with_leading_zeros_is_read_as_a_column_label_is(suits):
+    # 'spider 04 classic' was refused while '01:' was column 1
+    text = deal3_text().replace("spider 4 classic", f"spider {suits} classic")
+    result = run("deal", "-", input=text)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == run("deal", "-", input=deal3_text()).stdout
+
+
+@pytest.mark.parametrize("suits", ["0", "00", "03", "40", "4.0", "+4"])
+def test_other_suit_counts_are_still_refused(suits):
+    text = deal3_text().replace("spider 4 classic", f"spider {suits} classic")
+    assert_error(run("deal", "-", input=text), "line 1", "suits must be 1, 2 or 4", f"'{suits}'")
+
+
 def test_a_column_given_as_1_and_01_is_refused_bug():
     text = deal3_text().replace("10: 9D 8C KC 9H | 5D\n", "10: 9D 8C KC 9H | 5D\n01: |\n")
     assert_error(run("deal", "-", input=text), "line 14", "given twice", "line 4")

@@ -492,11 +492,12 @@ def _parse_header(line: str):
     tokens = words_of(ascii_lower(line))
     if len(tokens) != 3 or tokens[0] != "spider":
         raise PositionError(f"the first line must be like 'spider 4 classic', got '{shown(line)}'")
-    if tokens[1] not in ("1", "2", "4"):
+    suits = tokens[1].lstrip("0") if re.fullmatch(r"0+[0-9]", tokens[1]) else tokens[1]
+    if suits not in ("1", "2", "4"):  # '04' is 4, as '01:' is column 1
         raise PositionError(f"suits must be 1, 2 or 4, not '{shown(tokens[1])}'")
     if tokens[2] not in RULES:
         raise PositionError(f"rules must be classic or relaxed, not '{shown(tokens[2])}'")
-    return int(tokens[1]), tokens[2]
+    return int(suits), tokens[2]
 
 
 def text_lines(text: str) -> list[str]:
