@@ -393,7 +393,16 @@ def test_a_card_that_appears_too_often_is_named_with_the_lines_that_hold_it():
     text = GameCode.parse("SP1-S4C-AAAAAAD").position().to_text()
     with pytest.raises(PositionError) as err:
         Position.from_text(text.replace("| 2C", "| 2C 2C"))
-    assert str(err.value) == ("cards: 2C appears 3 times (column 1, stock), the 4-suit deck has 2")
+    assert str(err.value) == (
+        "lines 3, 4: cards: 2C appears 3 times (column 1, stock), the 4-suit deck has 2"
+    )
+    with pytest.raises(PositionError) as err:
+        Position.from_text(text.replace("| 2C", "| 2C 5D"))
+    assert str(err.value).startswith("lines 3, 4, 13: cards: 5D appears 3 times (columns 1 and 10")
+    one = text.replace("| 2C", "| 2C 2C 2C").replace(" 2C ", " ?? ", 1)  # the stock's 2C
+    with pytest.raises(PositionError) as err:  # one line: that line alone
+        Position.from_text(one)
+    assert str(err.value).startswith("line 4: cards: 2C appears 3 times (column 1)")
 
 
 def test_removed_runs_may_be_written_with_suit_symbols():

@@ -273,8 +273,8 @@ class Position:
         try:
             return cls.make(suits, rules, down, up, stock, removed)
         except PositionError as err:
-            line = _line_of(str(err), where)
-            raise PositionError(f"line {line}: {err}" if line else str(err)) from None
+            lines = _lines_of(str(err), where)
+            raise PositionError(f"{lines}: {err}" if lines else str(err)) from None
 
     def to_text(self) -> str:
         """The canonical position text of SPEC section 8 (one final newline).
@@ -530,9 +530,18 @@ def _parse_column(tokens):
     return down, up
 
 
-def _line_of(message: str, where: dict[str, int]):
-    """The line a whole-position error belongs to, when it names one."""
+def _lines_of(message: str, where: dict[str, int]) -> str | None:
+    """The line a whole-position error belongs to (``line 4``), when it names
+    one; for a card that appears too often, the lines that hold it
+    (``lines 3, 4, 13``)."""
     head = message.split(":", 1)[0].strip()
     if head.startswith("column "):
-        return where.get(head.split()[1])
-    return where.get(head)
+        head = head.split()[1]
+    names = [head]
+    places = re.search(r" appears \d+ times \(([^)]*)\)", message)
+    if head == "cards" and places:
+        names = re.findall(r"\d+|stock|removed", places.group(1))
+    numbers = sorted({where[name] for name in names if name in where})
+    if not numbers:
+        return None
+    return f"line{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}"
