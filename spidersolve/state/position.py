@@ -214,7 +214,7 @@ class Position:
         >>> Position.from_text(text.replace("1: 8S", "1: 8S 8S"))
         Traceback (most recent call last):
         ...
-        spidersolve.state.position.PositionError: cards: 8S appears 9 times (columns 1, 7, 9 and 10, stock), the 1-suit deck has 8
+        spidersolve.state.position.PositionError: lines 3, 4, 10, 12, 13: cards: 8S appears 9 times (columns 1, 7, 9 and 10, stock), the 1-suit deck has 8
         """
         if not isinstance(text, str):
             raise PositionError(f"position text is a str, not {shown(repr(text))[:60]}")
