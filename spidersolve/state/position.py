@@ -41,6 +41,10 @@ class PositionError(SpiderError):
     spidersolve.state.position.PositionError: line 1: suits must be 1, 2 or 4, not '3'
     """
 
+    # an error about cards in several lines: their names ('1', 'stock'), so that
+    # from_text can say which lines
+    places: tuple[str, ...] = ()
+
 
 def is_complete_run(cards) -> bool:
     """True for exactly 13 cards K, Q, ..., A of one suit, bottom to top.
@@ -241,9 +245,7 @@ class Position:
                         f"'{shown(line)}': the label and its colon are one token, "
                         "with white space after it, as in '1: 3H | TS'"
                     )
-                key = ascii_lower(key)
-                if re.fullmatch(r"0*[0-9]{1,2}", key):
-                    key = str(int(key))  # '01:' and '001:' are column 1 too
+                key = _without_zeros(ascii_lower(key))  # '01:' and '001:' are column 1 too
                 if key in where:
                     raise PositionError(f"'{shown(key)}:' given twice (first on line {where[key]})")
                 where[key] = number
@@ -273,7 +275,7 @@ class Position:
         try:
             return cls.make(suits, rules, down, up, stock, removed)
         except PositionError as err:
-            lines = _lines_of(str(err), where)
+            lines = _lines_of(err, where)
             raise PositionError(f"{lines}: {err}" if lines else str(err)) from None
 
     def to_text(self) -> str:
@@ -391,26 +393,35 @@ class Position:
                     f"{where}: {card_text(card)} is not in a {self.suits}-suit deck"
                 )
             if count > deck[card]:
-                raise PositionError(
+                err = PositionError(
                     f"cards: {card_text(card)} appears {count} times "
                     f"({self._lines_with(card)}), the {self.suits}-suit deck has {deck[card]}"
                 )
+                err.places = tuple(self._places_with(card))
+                raise err
         total = sum(seen.values()) + unknown
         if total != 104:
             raise PositionError(f"cards: {total} cards with the removed runs, a deck has 104")
 
+    def _places_with(self, card: int) -> list[str]:
+        """The names of the lines that hold ``card``: ``['1', '4', 'stock', 'removed']``."""
+        places = [str(c + 1) for c in range(N_COLS) if card in self.down[c] + self.up[c]]
+        if card in self.stock:
+            places.append("stock")
+        if card_suit(card) in self.removed:
+            places.append("removed")
+        return places
+
     def _lines_with(self, card: int) -> str:
         """The lines that hold ``card``: ``columns 1 and 4, stock, removed``."""
-        columns = [str(c + 1) for c in range(N_COLS) if card in self.down[c] + self.up[c]]
+        places = self._places_with(card)
+        columns = [name for name in places if name.isdigit()]
         lines = []
         if columns:
             head = ", ".join(columns[:-1])
             numbers = f"{head} and {columns[-1]}" if head else columns[0]
             lines.append(f"column{'s' if head else ''} {numbers}")
-        if card in self.stock:
-            lines.append("stock")
-        if card_suit(card) in self.removed:
-            lines.append("removed")
+        lines += [name for name in places if not name.isdigit()]
         return ", ".join(lines)
 
     # -- queries -----------------------------------------------------------
@@ -488,11 +499,17 @@ def words_of(text: str) -> list[str]:
     return [t for t in re.split(r"[ \t]+", text) if t]
 
 
+def _without_zeros(token: str) -> str:
+    """A number of one or two digits without its leading zeros (``'004'`` ->
+    ``'4'``); any other token as it is."""
+    return str(int(token)) if re.fullmatch(r"0*[0-9]{1,2}", token) else token
+
+
 def _parse_header(line: str):
     tokens = words_of(ascii_lower(line))
     if len(tokens) != 3 or tokens[0] != "spider":
         raise PositionError(f"the first line must be like 'spider 4 classic', got '{shown(line)}'")
-    suits = tokens[1].lstrip("0") if re.fullmatch(r"0+[0-9]", tokens[1]) else tokens[1]
+    suits = _without_zeros(tokens[1])
     if suits not in ("1", "2", "4"):  # '04' is 4, as '01:' is column 1
         raise PositionError(f"suits must be 1, 2 or 4, not '{shown(tokens[1])}'")
     if tokens[2] not in RULES:
@@ -530,17 +547,14 @@ def _parse_column(tokens):
     return down, up
 
 
-def _lines_of(message: str, where: dict[str, int]) -> str | None:
+def _lines_of(err: PositionError, where: dict[str, int]) -> str | None:
     """The line a whole-position error belongs to (``line 4``), when it names
     one; for a card that appears too often, the lines that hold it
-    (``lines 3, 4, 13``)."""
-    head = message.split(":", 1)[0].strip()
+    (``lines 3, 4, 13``: the error's ``places``)."""
+    head = str(err).split(":", 1)[0].strip()
     if head.startswith("column "):
         head = head.split()[1]
-    names = [head]
-    places = re.search(r" appears \d+ times \(([^)]*)\)", message)
-    if head == "cards" and places:
-        names = re.findall(r"\d+|stock|removed", places.group(1))
+    names = getattr(err, "places", None) or [head]
     numbers = sorted({where[name] for name in names if name in where})
     if not numbers:
         return None
