@@ -27,6 +27,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from spidersolve.search.heuristic import MACRO_FROM
 from spidersolve.search.memory import needed_bytes, size_text
 from spidersolve.search.solver import DEFAULT_NODES, TAIL_AFTER
 from spidersolve.stats.schema import DEFAULT_SEARCH
@@ -130,6 +131,25 @@ TAIL_PAIRS = [
         "the finisher from every search (2026-12-06)",
         TAIL_AFTER,
     ),
+    # Macro moves in the six rows from node 50,000 (2026-12-07): the search is the same up
+    # to that node, so the *-macro50k sets hold every deal the first sets did not win
+    # within it (the *-macro50k-deals.txt files); their rows stand for every earlier one.
+    # Relaxed rules have no macro moves: relaxed-s4 stands as it is.
+    ("sp1", ["sp1-macro50k"], "macro moves from node 50,000 (2026-12-07)", MACRO_FROM),
+    (
+        "pysol-s4-tail",
+        ["pysol-s4-macro50k"],
+        "macro moves from node 50,000 (2026-12-07)",
+        MACRO_FROM,
+    ),
+    (
+        "pysol-s4",
+        ["pysol-s4-macro50k", "pysol-s4-macro50k-32k"],
+        "macro moves from node 50,000 (2026-12-07)",
+        MACRO_FROM,
+    ),
+    ("pysol-s1", ["pysol-s1-macro50k"], "macro moves from node 50,000 (2026-12-07)", MACRO_FROM),
+    ("pysol-s2", ["pysol-s2-macro50k"], "macro moves from node 50,000 (2026-12-07)", MACRO_FROM),
 ]
 
 PUBLISHED = [

@@ -15,7 +15,14 @@ from spidersolve.cards import card_rank, card_suit
 from spidersolve.search import _kernels as K
 from spidersolve.search._frontier import action_steps, plain_action
 from spidersolve.search._kernels import macro_moves
-from spidersolve.search.heuristic import DEFAULT_WEIGHTS, PLAIN, preset
+from spidersolve.search.heuristic import (
+    DEFAULT_WEIGHTS,
+    DIG,
+    MACRO_FROM,
+    PLAIN,
+    SIX_ROWS,
+    preset,
+)
 from spidersolve.search.macros import expand, macro_steps
 from spidersolve.search.solver import _Search, solve
 from spidersolve.search.verify import verify_win
@@ -151,9 +158,70 @@ def test_a_search_with_macro_moves_agrees_with_exhaustive_search_on_endgames():
         assert result.verdict == verdict, pos.to_text()
 
 
-def test_the_macro_preset_is_the_default_rows_with_macro_moves():
-    assert preset("macro") == tuple(row.replace(macro=1) for row in DEFAULT_WEIGHTS)
-    assert all(row.macro == 0 for row in DEFAULT_WEIGHTS)  # the default has none
+def _kernel_line(run: _Search) -> list[int]:
+    """The action codes of a won search's line as the kernel holds it (macro moves
+    as one code each), from the root."""
+    node, codes = int(run.result[K.RESULT_WIN_NODE]), [int(run.result[K.RESULT_WIN_ACTION])]
+    while node > 0:
+        entry = run.node_entry[node]
+        codes.append(int(run.ent_action[entry]))
+        node = int(run.ent_parent[entry])
+    return codes[::-1]
+
+
+def test_the_macro_preset_is_the_six_rows_with_macro_moves():
+    assert preset("macro") == tuple(row.replace(macro=1) for row in SIX_ROWS)
+    # the default: the same rows, with macro moves from node 50,000 on
+    assert MACRO_FROM == 50_000
+    assert DEFAULT_WEIGHTS == tuple(row.replace(macro=MACRO_FROM) for row in SIX_ROWS)
+    assert preset("default") == DEFAULT_WEIGHTS
+
+
+def _same_search(one: _Search, other: _Search, nodes: int | None = None) -> bool:
+    """Whether two searches expanded the same nodes (the first ``nodes`` of each, or all)
+    and made the same entries for them."""
+    entries = int(max(one.node_entry[:nodes].max(), other.node_entry[:nodes].max())) + 1
+    return (
+        np.array_equal(one.node_entry[:nodes], other.node_entry[:nodes])
+        and np.array_equal(one.ent_parent[:entries], other.ent_parent[:entries])
+        and np.array_equal(one.ent_action[:entries], other.ent_action[:entries])
+    )
+
+
+def test_the_default_search_is_the_six_rows_search_before_node_50000():
+    game = as_game("SP1-S4C-AAAAAAE")  # won past 150,000 nodes
+    six = _Search(game, MACRO_FROM, SIX_ROWS)
+    default = _Search(game, MACRO_FROM, DEFAULT_WEIGHTS)
+    assert six.result.tolist() == default.result.tolist()
+    assert _same_search(six, default)
+    assert six.best_line() == default.best_line()
+    # past it the default takes macro moves: another search, whose first 50,000
+    # nodes are still the same (a larger budget only goes on)
+    six_more = _Search(game, MACRO_FROM + 5_000, SIX_ROWS)
+    default_more = _Search(game, MACRO_FROM + 5_000, DEFAULT_WEIGHTS)
+    assert not _same_search(six_more, default_more)
+    assert _same_search(default, default_more, MACRO_FROM)
+
+
+def test_macro_moves_start_at_the_least_node_the_rows_name():
+    game = as_game("SP1-S4C-AAAAAAE")
+    late = (PLAIN.replace(macro=9_000), DIG.replace(macro=3_000))
+    early = (PLAIN.replace(macro=3_000), DIG)
+    assert _same_search(_Search(game, 8_000, late), _Search(game, 8_000, early))
+    assert _same_search(_Search(game, 3_000, late), _Search(game, 3_000, (PLAIN, DIG)))
+    assert not _same_search(_Search(game, 4_000, late), _Search(game, 4_000, (PLAIN, DIG)))
+
+
+def test_a_default_win_past_node_50000_writes_its_macro_moves_out_as_legal_moves():
+    game = as_game("SP1-S4C-AAAAAAE")
+    run = _Search(game, 200_000)
+    assert run.verdict == "won" and run.nodes > MACRO_FROM
+    codes = _kernel_line(run)
+    assert any(action_steps(code) > 1 for code in codes)
+    line = run.winning_line()
+    assert len(line) == sum(action_steps(code) for code in codes)
+    assert verify_win(game, line).won
+    assert solve("SP1-S4C-AAAAAAE", nodes=200_000).line == line
 
 
 def test_relaxed_rules_have_no_macro_moves():

@@ -29,7 +29,7 @@ DEALS = [
     ("SP1-S1C-AAAAAAB", 1_000_000),
     ("SP1-S2C-AAAAAAD", 1_000_000),
     ("SP1-S4C-AAAAAAA", 1_000_000),
-    ("SP1-S4C-AAAAAAE", 200_000),  # 154,435 nodes
+    ("SP1-S4C-AAAAAAE", 200_000),  # 161,258 nodes (macro moves from 50,000)
     ("SP1-S4R-AAAAAAA", 100_000),  # Relaxed
     ("SP1-S4C-AAAAAAM", 30_000),  # unknown at this limit
 ]

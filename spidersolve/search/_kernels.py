@@ -522,7 +522,10 @@ def search(
     already gave out (alternation of heuristics).
 
     A row with ``weights[k, W_MACRO] > 0`` adds the macro moves of every
-    expanded position to its children (``macro_moves``), for every row.
+    expanded position to its children (``macro_moves``), for every row:
+    ``1`` from the first node on, ``n > 1`` from node ``n`` (counted from 0)
+    on, the least of the rows' if several. Before it the search is the one
+    without macro moves, node for node.
 
     A row with ``weights[k, W_WIDTH] = w > 0`` is a beam: its heaps give
     out positions by depth first (then by value, ties newest first), and
@@ -575,9 +578,13 @@ def search(
     widths, exhaustive = row_widths(weights)
     noisy = False  # some row adds noise to its values (``W_NOISE``)
     macro = False  # some row asks for macro moves (``W_MACRO``)
+    macro_from = node_limit  # ... from this node on: 1 the first, n > 1 the n-th
     for k in range(n_heuristics):
         noisy = noisy or weights[k, W_NOISE] > 0
-        macro = macro or weights[k, W_MACRO] > 0
+        if weights[k, W_MACRO] > 0:
+            macro = True
+            first = 0 if weights[k, W_MACRO] == 1 else int(weights[k, W_MACRO])
+            macro_from = min(macro_from, first)
     given = np.zeros((n_heaps, 256), np.int32)  # beam heaps: given out per depth
     dropped = False
     _push_root(root, card_keys, parts, table, ent_lo, ent_hi, ent_parent, ent_action, heaps, sizes)
@@ -682,6 +689,7 @@ def search(
                 given,
             )
         leaves = result[RESULT_LEAVES]
+        macro_now = macro and node >= macro_from
         won, now = _expand(
             board,
             node,
@@ -713,7 +721,7 @@ def search(
             deal_hi,
             leaf_below,
             noisy,
-            macro,
+            macro_now,
         )
         if won >= 0:
             _end_result(result, WON, nodes, now)
