@@ -31,7 +31,7 @@ from spidersolve.search.heuristic import MACRO_FROM
 from spidersolve.search.memory import needed_bytes, size_text
 from spidersolve.search.solver import DEFAULT_NODES, TAIL_AFTER
 from spidersolve.stats.schema import DEFAULT_SEARCH
-from spidersolve.stats.store import load_results
+from spidersolve.stats.store import ResultsError, load_results
 from spidersolve.stats.winrates import counts, rung_text, settled
 
 HERE = Path(__file__).resolve().parent
@@ -253,15 +253,25 @@ def with_tail(six, tails, after: int = TAIL_AFTER) -> tuple[dict, object, int]:
     return counts(pd.Series(verdicts, dtype="object")), solved, missing
 
 
+def _results(folder: Path):
+    """The rows of a result folder, or None if it holds none yet."""
+    try:
+        return load_results(folder) if folder.is_dir() else None
+    except ResultsError:
+        return None
+
+
 def tail_lines(root: Path) -> list[str]:
-    """The lines of ``TAIL_PAIRS`` whose folders are all under ``root``."""
+    """The lines of ``TAIL_PAIRS`` whose first set and some later set hold results under
+    ``root`` (a later set not begun yet leaves its deals out, counted as not solved again)."""
     lines = []
     for six_name, tail_names, label, after in TAIL_PAIRS:
         folders = [root / six_name] + [root / t for t in tail_names]
-        if not all(f.is_dir() for f in folders):
+        loaded = [_results(f) for f in folders]
+        if loaded[0] is None or all(frame is None for frame in loaded[1:]):
             continue
-        six = load_results(folders[0])
-        tails = pd.concat([load_results(f) for f in folders[1:]], ignore_index=True)
+        six = loaded[0]
+        tails = pd.concat([f for f in loaded[1:] if f is not None], ignore_index=True)
         tails = tails[tails["player"] == "solver"]
         for key, rows in six[six["player"] == "solver"].groupby(KEYS, sort=True):
             c, again, missing = with_tail(rows, tails, after)

@@ -201,11 +201,12 @@ class _Search:
         self.leaves = int(self.result[K.RESULT_LEAVES])
 
     def _codes_to(self, node: int) -> list[int]:
-        """Action codes from the root to expanded node ``node``, last first."""
+        """Entry action codes (a macro move's with its parked runs) from the root to
+        expanded node ``node``, last first."""
         codes = []
         while node > 0:
             entry = self.node_entry[node]
-            codes.append(_plain(int(self.ent_action[entry])))
+            codes.append(int(self.ent_action[entry]))
             node = int(self.ent_parent[entry])
         return codes
 
@@ -213,11 +214,14 @@ class _Search:
         codes = [int(self.result[K.RESULT_WIN_ACTION])] + self._codes_to(
             int(self.result[K.RESULT_WIN_NODE])
         )
-        return self._legal(tuple(action_from_code(c) for c in reversed(codes)))
+        return self._legal(codes[::-1])
 
-    def _legal(self, line: tuple[Action, ...]) -> tuple[Action, ...]:
-        """``line`` with any macro move written out as legal moves (``macros.expand``)."""
-        if self._macro_from is None:
+    def _legal(self, codes: list[int]) -> tuple[Action, ...]:
+        """The line of entry action codes ``codes``, any macro move written out as legal
+        moves (``macros.expand``; a line without one is the moves of the rules as it is,
+        and costs no walk in Python)."""
+        line = tuple(action_from_code(_plain(c)) for c in codes)
+        if self._macro_from is None or not any(_plain(c) != c for c in codes):
             return line
         return expand(self._macro_from, line)
 
@@ -240,8 +244,8 @@ class _Search:
     def _line_to(self, entry: int) -> tuple[Action, ...]:
         if entry <= 0:
             return ()
-        codes = [_plain(int(self.ent_action[entry]))] + self._codes_to(int(self.ent_parent[entry]))
-        return self._legal(tuple(action_from_code(c) for c in reversed(codes)))
+        codes = [int(self.ent_action[entry])] + self._codes_to(int(self.ent_parent[entry]))
+        return self._legal(codes[::-1])
 
     def best_first_action(self) -> Action | None:
         """The first action towards the best-valued position the search generated."""
