@@ -31,7 +31,7 @@ from spidersolve.search.heuristic import MACRO_FROM
 from spidersolve.search.memory import needed_bytes, size_text
 from spidersolve.search.solver import DEFAULT_NODES, TAIL_AFTER
 from spidersolve.stats.schema import DEFAULT_SEARCH
-from spidersolve.stats.store import ResultsError, load_results
+from spidersolve.stats.store import load_results
 from spidersolve.stats.winrates import counts, rung_text, settled
 
 HERE = Path(__file__).resolve().parent
@@ -254,11 +254,13 @@ def with_tail(six, tails, after: int = TAIL_AFTER) -> tuple[dict, object, int]:
 
 
 def _results(folder: Path):
-    """The rows of a result folder, or None if it holds none yet."""
-    try:
-        return load_results(folder) if folder.is_dir() else None
-    except ResultsError:
+    """The rows of a result folder, or None if it holds none yet (a batch not begun);
+    a damaged folder raises, as ``load_results`` does."""
+    if not folder.is_dir():
         return None
+    if not (folder / "results.parquet").exists() and not any(folder.glob("part-*.parquet")):
+        return None
+    return load_results(folder)
 
 
 def tail_lines(root: Path) -> list[str]:
@@ -282,6 +284,11 @@ def tail_lines(root: Path) -> list[str]:
                 "nodes" + (f"; {missing:,} not solved again yet, left out)" if missing else ")")
             )
             lines.append(_line(f"at {DEFAULT_NODES:,} nodes", c))
+            if missing:
+                lines.append(
+                    f"  {'':<22} (partial, not a win rate of the set: it leaves out "
+                    f"{missing:,} of its hardest deals)"
+                )
     return lines
 
 

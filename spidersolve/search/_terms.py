@@ -27,7 +27,7 @@ W_SPARE = 7  # the path: the last action was a spare one (is_spare, splits_run)
 W_WIDTH = 8  # not a term: > 0 makes the row a beam of that width
 W_NOISE = 9  # not a term: > 0 adds to a position's value a number 0..noise drawn from its hash
 W_SEED = 10  # not a term: with noise, another draw of it for each seed (0: the first)
-W_MACRO = 11  # not a term: > 0 in any row adds macro moves to the search (``macro_moves``): 1 from its first node, n > 1 from its n-th
+W_MACRO = 11  # not a term: > 0 in any row adds macro moves to the search (``macro_moves``): 1 from its first node, n > 1 once n nodes are expanded
 N_WEIGHTS = 12
 
 # column_terms(board, c)[COL_...]: one column's share of the terms

@@ -28,10 +28,10 @@ rank-descending sequence of several same-suit runs moved as one, its
 upper runs parked on other columns or in empty ones and brought back; the
 depth counts every move it stands for, and lines are written out as the
 moves of the rules (``macros.expand``). Classic rules only; nothing is
-pruned. ``macro`` n > 1 adds them from the search's n-th node on (the
-least n of its rows): the nodes before are those of the search without
+pruned. ``macro`` n > 1 adds them once the search has expanded n nodes
+(the least n of its rows): the nodes before are those of the search without
 them, so the deals it wins quickly are won as before (``DEFAULT_WEIGHTS``:
-from node 50,000).
+after 50,000 nodes).
 
 The search alternates between several rows (``DEFAULT_WEIGHTS``: four
 best-first rows and two beams), one frontier heap per row and number of
@@ -134,7 +134,7 @@ BEAM_3000 = BEAM_RANK.replace(spare=5, width=3000)
 
 # the six rows of the default search, as they were chosen
 SIX_ROWS = (PLAIN, DIG, UNBURY, ONE_SUIT, BEAM_40, BEAM_300)
-# The default: the six rows, with macro moves from their 50,000th node on
+# The default: the six rows, with macro moves after their first 50,000 nodes
 # (``MACRO_FROM``). Most deals are won before it, node for node as without
 # them; of the four-suit deals that are not, the macro moves won a few more
 # in fewer nodes: at 1,000,000 nodes 488 of 495 PySolFC four-suit deals of

@@ -288,7 +288,8 @@ def solve(
         each (the finisher), then the default rows again with what is left
         (``_phases``).
         Otherwise one search with those rows: named configurations
-        (``heuristic.PRESETS``, where ``"default"`` is the six rows alone);
+        (``heuristic.PRESETS``, where ``"default"`` is the six rows with
+        macro moves after their first 50,000 nodes, without the phases);
         see ``heuristic.weight_rows``.
     shorten : bool
         Then look for a shorter winning line (see ``shorten_line``; the
