@@ -577,12 +577,12 @@ def search(
     table = np.full(1 << 17, -1, np.int32)
     widths, exhaustive = row_widths(weights)
     noisy = False  # some row adds noise to its values (``W_NOISE``)
-    macro = False  # some row asks for macro moves (``W_MACRO``)
-    macro_from = node_limit  # ... from this node on: 1 the first, n > 1 the n-th
+    # the node macro moves start from (``W_MACRO``: 1 the first, n > 1 node n); a
+    # search without them never reaches node_limit
+    macro_from = node_limit
     for k in range(n_heuristics):
         noisy = noisy or weights[k, W_NOISE] > 0
         if weights[k, W_MACRO] > 0:
-            macro = True
             first = 0 if weights[k, W_MACRO] == 1 else int(weights[k, W_MACRO])
             macro_from = min(macro_from, first)
     given = np.zeros((n_heaps, 256), np.int32)  # beam heaps: given out per depth
@@ -689,7 +689,7 @@ def search(
                 given,
             )
         leaves = result[RESULT_LEAVES]
-        macro_now = macro and node >= macro_from
+        macro_now = node >= macro_from
         won, now = _expand(
             board,
             node,

@@ -220,8 +220,9 @@ class _Search:
         """The line of entry action codes ``codes``, any macro move written out as legal
         moves (``macros.expand``; a line without one is the moves of the rules as it is,
         and costs no walk in Python)."""
-        line = tuple(action_from_code(_plain(c)) for c in codes)
-        if self._macro_from is None or not any(_plain(c) != c for c in codes):
+        plain = [_plain(c) for c in codes]
+        line = tuple(action_from_code(c) for c in plain)
+        if self._macro_from is None or plain == codes:
             return line
         return expand(self._macro_from, line)
 
