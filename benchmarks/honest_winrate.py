@@ -24,6 +24,7 @@ import click
 from tqdm import tqdm
 
 from spidersolve.cli.options import parse_deals, parse_suits
+from spidersolve.errors import SpiderError
 from spidersolve.search.honest import HONEST_NODES, HONEST_SAMPLES
 from spidersolve.stats import load_results, make_backend, plan, run_batch
 from spidersolve.stats.honest import honest_summary
@@ -58,8 +59,14 @@ def pct(x: float) -> str:
 )
 @click.option("--out", default="results/bench-honest", show_default=True)
 @click.option("--workers", default=None, type=int)
+@click.option(
+    "--mixed-versions",
+    "mixed",
+    is_flag=True,
+    help="Add rows to an --out whose rows another version of the code made.",
+)
 @click.option("--quiet", is_flag=True)
-def main(suits, deals, samples, nodes, seed, full_nodes, out, workers, quiet):
+def main(suits, deals, samples, nodes, seed, full_nodes, out, workers, mixed, quiet):
     suit_list, deal_list = parse_suits(suits), parse_deals(deals)
     known = plan("code", suit_list, ["classic"], deal_list, full_nodes)
     games = plan("code", suit_list, ["classic"], deal_list, nodes, "honest", samples, seed)
@@ -82,6 +89,7 @@ def main(suits, deals, samples, nodes, seed, full_nodes, out, workers, quiet):
             settings_meta=meta,
             on_start=lambda planned, skipped: bar.update(skipped),
             on_chunk=lambda rows: bar.update(len(rows)),
+            mixed=mixed,
         )
     bar.close()
     frame = load_results(out)
@@ -141,4 +149,8 @@ def main(suits, deals, samples, nodes, seed, full_nodes, out, workers, quiet):
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except SpiderError as err:  # a results folder of another version, say: one line
+        click.echo(f"error: {err}", err=True)
+        sys.exit(2)

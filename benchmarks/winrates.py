@@ -29,6 +29,7 @@ import click
 from tqdm import tqdm
 
 from spidersolve.cli.options import parse_deals, parse_suits
+from spidersolve.errors import SpiderError
 from spidersolve.stats import load_results, make_backend, plan, render, run_batch
 from spidersolve.stats.winrates import counts, verdicts_within
 
@@ -69,8 +70,14 @@ def line(label: str, anchor: str, figures: dict) -> str:
 )
 @click.option("--out", default="results/bench-winrates", show_default=True)
 @click.option("--workers", default=None, type=int)
+@click.option(
+    "--mixed-versions",
+    "mixed",
+    is_flag=True,
+    help="Add rows to an --out whose rows another version of the code made.",
+)
 @click.option("--quiet", is_flag=True)
-def main(suits, deals, nodes, budget, first, out, workers, quiet):
+def main(suits, deals, nodes, budget, first, out, workers, mixed, quiet):
     suit_list, deal_list = parse_suits(suits), parse_deals(deals)
     if budget > nodes:
         raise click.BadParameter("--budget must be at most --nodes (it is nested in the run)")
@@ -93,6 +100,7 @@ def main(suits, deals, nodes, budget, first, out, workers, quiet):
         },
         on_start=on_start,
         on_chunk=lambda rows: bar.update(len(rows)),
+        mixed=mixed,
     )
     bar.close()
     frame = load_results(out)
@@ -146,4 +154,8 @@ def main(suits, deals, nodes, budget, first, out, workers, quiet):
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except SpiderError as err:  # a results folder of another version, say: one line
+        click.echo(f"error: {err}", err=True)
+        sys.exit(2)

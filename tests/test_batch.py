@@ -18,6 +18,7 @@ from click.testing import CliRunner
 
 import spidersolve
 from spidersolve.cli.main import cli
+from spidersolve.revision import code_revision, row_version
 from spidersolve.state import GameCode, PysolDeal, replay
 from spidersolve.stats import load_results, load_runs, plan, run_batch
 from spidersolve.stats.backends import InlineBackend
@@ -68,7 +69,8 @@ def test_one_row_per_deal_with_every_column(reference):
     assert set(reference["verdict"]) <= {"won", "lost", "unknown"}
     assert (reference["node_limit"] == 2000).all()
     assert (reference["nodes"] <= 2000).all()
-    assert (reference["version"] == spidersolve.__version__).all()
+    assert (reference["version"] == row_version()).all()
+    assert row_version() == f"{spidersolve.__version__}+{code_revision()}"
     assert reference["cpu_seconds"].notna().all() and (reference["cpu_seconds"] >= 0).all()
     for stamp in reference["time"]:
         assert stamp.endswith("Z") and datetime.fromisoformat(stamp.replace("Z", "+00:00"))
@@ -290,6 +292,7 @@ def test_run_settings_and_versions_are_in_the_file_metadata(tmp_path):
     assert run["settings"]["suits"] == [1]
     assert run["settings"]["deals"] == "0:2"
     assert run["versions"]["spidersolve"] == spidersolve.__version__
+    assert run["versions"]["code"] == code_revision()
     assert {"numba", "numpy", "pandas", "pyarrow", "python"} <= set(run["versions"])
 
 

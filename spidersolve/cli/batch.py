@@ -183,6 +183,13 @@ def worker_count(
     help="First set aside (rename to NAME.damaged) every results file in OUT that "
     "fails its checks, then solve the deals it held again.",
 )
+@click.option(
+    "--mixed-versions",
+    "mixed",
+    is_flag=True,
+    help="Add rows to an OUT whose rows another version of the code made "
+    "(without it, an error: its win rates would mix two searches).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
 def batch(
     suits,
@@ -202,6 +209,7 @@ def batch(
     search_memory,
     progress,
     repair,
+    mixed,
     quiet,
 ):
     """Solve every deal of a range under each setting; write one row per deal.
@@ -288,7 +296,7 @@ def batch(
     if not quiet:
         announce_compile()
     if not rungs:
-        report = _run(tasks, out, backend, chunk, meta, repair, draw, "batch", solver)
+        report = _run(tasks, out, backend, chunk, meta, repair, draw, "batch", solver, mixed)
         if not quiet:
             click.echo(_summary(report))
         return
@@ -317,7 +325,7 @@ def batch(
         if below.search != DEFAULT_SEARCH:
             rung_meta["retry_from_search"] = below.search
         report = _run(
-            again, out, backend, chunk, rung_meta, False, draw, f"at {rung.text()}", solver
+            again, out, backend, chunk, rung_meta, False, draw, f"at {rung.text()}", solver, mixed
         )
         if not quiet:
             click.echo(prefix + _summary(report, f"left unknown at {below.text()}{elsewhere}"))
@@ -350,7 +358,7 @@ def _run_meta(source, suits, rules, deals, limit, player, samples, seed, backend
     }
 
 
-def _run(tasks, out, backend, chunk, meta, repair, draw, desc, solver=None):
+def _run(tasks, out, backend, chunk, meta, repair, draw, desc, solver=None, mixed=False):
     """``run_batch`` with the progress bar (when ``draw``) and the notes of a repair."""
     bar = None
     tally = {"won": 0, "lost": 0, "unknown": 0}
@@ -388,6 +396,7 @@ def _run(tasks, out, backend, chunk, meta, repair, draw, desc, solver=None):
             on_chunk=on_chunk,
             repair=repair,
             solver=solver,
+            mixed=mixed,
             on_damaged=lambda path: click.echo(
                 f"note: a damaged results file set aside as '{path}'; the deals of this "
                 "run it held are solved again, and its rows of other runs are only there now",

@@ -49,6 +49,28 @@ def _missing_note(planned: tuple[int, int, int] | None) -> str | None:
     return "\n".join(lines)
 
 
+def _version_counts(frame, keys, honest_rows: bool) -> dict:
+    """Rows by the version of the code that made them (``spidersolve.revision``),
+    when there are several and a table does not keep them apart (``--by``
+    groups the solver's rows only); else empty."""
+    if frame.empty or ("version" in keys and not honest_rows):
+        return {}
+    counts = frame["version"].astype(str).value_counts().sort_index()
+    return {str(v): int(n) for v, n in counts.items()} if len(counts) > 1 else {}
+
+
+def _versions_note(counts: dict, solver_rows: bool) -> str | None:
+    """The note that says the rows of ``counts`` come from several versions."""
+    if not counts:
+        return None
+    listed = "; ".join(f"{version}: {plural(n, 'row')}" for version, n in counts.items())
+    apart = ": --by version shows them apart" if solver_rows else ""
+    return (
+        f"note: these rows were made by {len(counts)} versions of the code ({listed}), "
+        f"which may search differently{apart}"
+    )
+
+
 @click.command("stats")
 @results_argument
 @click.option(
@@ -72,8 +94,9 @@ def _missing_note(planned: tuple[int, int, int] | None) -> str | None:
     "as_json",
     is_flag=True,
     help='Print one JSON object: {"groups": [one object per group], "honest": [one '
-    'object per honest setting], "planned": N, "missing": N}, and "settled": '
-    "[one object per setting] where a setting was run at several node limits.",
+    'object per honest setting], "planned": N, "missing": N}, "settled": '
+    "[one object per setting] where a setting was run at several node limits, and "
+    '"versions": {version: rows} where the rows come from several versions of the code.',
 )
 @click.option(
     "--csv",
@@ -122,6 +145,10 @@ def stats(results, by, budgets, as_json, as_csv, plot):
     planned = missing_count(everything, runs)
     note = _missing_note(planned)
     frame, honest = split_players(everything)
+    versions = _version_counts(everything, keys, not honest.empty)
+    mixed = _versions_note(versions, not frame.empty)
+    if mixed:
+        note = mixed if note is None else note + "\n" + mixed
     honest_only = frame.empty and not honest.empty
     if honest_only:  # the solver's options do nothing
         given = [
@@ -168,6 +195,8 @@ def stats(results, by, budgets, as_json, as_csv, plot):
         }
         if early:
             out["stopped_early"] = early
+        if versions:
+            out["versions"] = versions
         records = settled(frame, keys)
         if records:  # only where a setting was run at several limits (batch --retry)
             out["settled"] = [{k: plain(v) for k, v in r.items()} for r in records]

@@ -24,8 +24,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from .. import __version__
-from ..errors import raise_lost
+from ..board import plural
+from ..errors import raise_lost, shown_path
 from ..interrupt import thread_cpu
+from ..revision import UNKNOWN, code_revision, row_version
 from .backends import InlineBackend
 from .plan import (
     MAX_TASKS,
@@ -38,7 +40,7 @@ from .plan import (
     retry_tasks,
 )
 from .schema import DEFAULT_SEARCH
-from .store import KEY, ResultStore
+from .store import KEY, ResultsError, ResultStore, _Vanished, read_file
 
 # -- solving -----------------------------------------------------------------
 
@@ -81,7 +83,7 @@ def solve_task(task: Task, solver: Callable | None = None) -> dict:
         "score": int(result.score) if won else None,
         "first_action": line[0].text() if line else None,
         "line": result.line_text,
-        "version": __version__,
+        "version": row_version(),
         "time": utc_now(),
         "player": "solver",
         "samples": 0,
@@ -119,7 +121,7 @@ def play_task(task: Task) -> dict:
         "score": int(result.score),
         "first_action": result.line[0].text() if result.line else None,
         "line": result.line_text,
-        "version": __version__,
+        "version": row_version(),
         "time": utc_now(),
         "player": "honest",
         "samples": task.samples,
@@ -169,6 +171,7 @@ def versions() -> dict:
 
     return {
         "spidersolve": __version__,
+        "code": code_revision(),
         "python": platform.python_version(),
         "numpy": numpy.__version__,
         "numba": version("numba"),  # without importing it (search/native.py)
@@ -195,6 +198,7 @@ def run_batch(
     on_chunk: Callable[[list[dict]], None] | None = None,
     repair: bool = False,
     on_damaged: Callable[[Path], None] | None = None,
+    mixed: bool = False,
 ) -> BatchReport:
     """Solve every task not yet in the store at ``out``; write part files as chunks finish.
 
@@ -212,6 +216,9 @@ def run_batch(
         that cannot be read, so that its deals are solved again; without it a
         damaged file is an error.
     on_damaged : called with the new name of each file set aside.
+    mixed : add rows to results made by another version of the code
+        (``spidersolve.revision``); without it that is an error, since the
+        results would mix two searches.
 
     Returns
     -------
@@ -224,6 +231,8 @@ def run_batch(
     wanted = sorted(set(tasks))
     todo = wanted if repair else _not_done(store, wanted)
     report = BatchReport(planned=len(wanted), skipped=len(wanted) - len(todo), out=str(store.path))
+    if todo and not mixed:  # before anything is locked, set aside or written
+        _check_versions(store, damaged_too=False)
     if not todo and not store.parts():
         # finished already: nothing is written (the directory may be read-only)
         if on_start:
@@ -243,11 +252,13 @@ def run_batch(
                         on_damaged(path)
             todo = _not_done(store, wanted)  # again, under the lock
             report.skipped = len(wanted) - len(todo)
+            if todo and not mixed:  # again, under the lock
+                _check_versions(store)
             if on_start:
                 on_start(report.planned, report.skipped)
             report.run = new_run(settings_meta, backend.name)
             if todo:
-                _solve_chunks(store, todo, backend, report, chunk, solver, on_chunk)
+                _solve_chunks(store, todo, backend, report, chunk, solver, on_chunk, mixed)
             store.compact()
         finally:
             store.close()
@@ -274,14 +285,28 @@ def _solve_chunks(
     chunk: int | None,
     solver: Callable | None,
     on_chunk: Callable[[list[dict]], None] | None,
+    mixed: bool = False,
 ) -> None:
-    """Solve ``todo`` on ``backend`` (entered); write and count each chunk as it finishes."""
+    """Solve ``todo`` on ``backend`` (entered); write and count each chunk as it finishes.
+
+    Unless ``mixed``, a chunk whose rows another version of the code made (a
+    worker with other files: a Dask worker, a process started afresh) is an
+    error, and is not written.
+    """
     run = report.run
     size = chunk or chunk_size_for(len(todo), backend.slots)
     run["settings"]["chunk"] = size
     chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
     extra = {"solver": solver} if solver is not None else {}
     for seq, rows in enumerate(backend.map(solve_chunk, chunks, **extra)):
+        # this run's workers: an unknown revision here is known no better there
+        others = None if mixed else _other_versions((r["version"] for r in rows), True)
+        if others:
+            raise ResultsError(
+                f"a worker runs another version of the code ({others[1]}; this is "
+                f"{others[2]}): its rows are not kept; give every worker this "
+                "spidersolve, or --mixed-versions to keep them anyway"
+            )
         store.write_part(rows, run, seq)
         report.count(rows)
         if on_chunk:
@@ -298,6 +323,44 @@ def _not_done(store: ResultStore, tasks: list[Task]) -> list[Task]:
         return list(tasks)
     done = _keys(store.load())  # once: a resumed run of 32,000 tasks read it per task
     return [t for t in tasks if t.key not in done]
+
+
+def _check_versions(store: ResultStore, damaged_too: bool = True) -> None:
+    """Refuse to add rows of this code to rows made by another (``mixed`` allows it).
+
+    ``damaged_too`` False: files that cannot be read are passed over (``--repair``
+    sets them aside later). Code of an unknown revision matches no row.
+    """
+    versions = []
+    for path in store.files():
+        try:
+            versions.extend(read_file(path)[0]["version"])
+        except _Vanished:  # compacted meanwhile: its rows are in another file
+            continue
+        except ResultsError:
+            if damaged_too:
+                raise
+    others = _other_versions(versions)
+    if others:
+        count, listed, here = others
+        raise ResultsError(
+            f"--out '{shown_path(store.path)}': {plural(count, 'row')} of it "
+            f"{'was' if count == 1 else 'were'} made by another version of the code "
+            f"({listed}; this is {here}), so its rows would come from two searches: "
+            "choose another --out, or give --mixed-versions to add to it anyway"
+        )
+
+
+def _other_versions(versions, unknown_matches: bool = False) -> tuple[int, str, str] | None:
+    """(how many, which, this code's) of ``versions`` are not this code's
+    ``row_version()``; None if all are. Code of an unknown revision matches no
+    row but, with ``unknown_matches``, the rows of the same unknown version."""
+    here = row_version()
+    unknown = here.endswith("+" + UNKNOWN) and not unknown_matches
+    others = [str(v) for v in versions if unknown or v != here]
+    if not others:
+        return None
+    return len(others), ", ".join(sorted(set(others))), here
 
 
 def _row_keys(frame):

@@ -97,7 +97,13 @@ _FIELDS = [
         "the winning line: actions separated by single spaces (won only; "
         "null otherwise); honest player: the line played, won or lost",
     ),
-    ("version", _TEXT, "spidersolve version that solved the deal"),
+    (
+        "version",
+        _TEXT,
+        "spidersolve version that solved the deal, + the revision of its rules and "
+        "search (spidersolve.revision), as in 0.1.0+88fee989336c; the version alone "
+        "in files written before 2026-12-08",
+    ),
     ("time", pa.timestamp("s", tz="UTC"), "when the deal was finished (UTC, to the second)"),
     (
         "player",
