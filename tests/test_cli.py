@@ -327,6 +327,9 @@ def test_usage_errors_are_one_error_line_with_status_2(args, fragment):
 def test_help_and_version_still_exit_zero():
     assert "Usage: spidersolve deal" in ok("deal", "--help")
     assert "0.1.0" in ok("--version")
+    from spidersolve.revision import code_revision
+
+    assert ok("-V").strip() == f"spidersolve, version 0.1.0 (code {code_revision()})"
 
 
 def test_no_help_text_shows_a_missing_bound_bug():

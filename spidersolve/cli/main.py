@@ -129,8 +129,27 @@ class SpiderGroup(click.Group):
 _NEGATIVE = re.compile(r"-[0-9][0-9_.,eE+-]*")
 
 
+def _show_version(ctx: click.Context, _param, value: bool) -> None:
+    """``--version``: the version and the revision of the code that decides
+    results (``spidersolve.revision``, as a batch row's ``version`` has it)."""
+    if not value or ctx.resilient_parsing:
+        return
+    from ..revision import code_revision
+
+    click.echo(f"spidersolve, version {__version__} (code {code_revision()})")
+    ctx.exit()
+
+
 @click.group(cls=SpiderGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, "--version", "-V", prog_name="spidersolve")
+@click.option(
+    "--version",
+    "-V",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_show_version,
+    help="Show the version, and the revision of the rules and search code, and exit.",
+)
 def cli():
     """Spider Solitaire: deals, rules, a proving solver, hints and win rates."""
 
