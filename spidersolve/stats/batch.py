@@ -228,9 +228,6 @@ def run_batch(
     started = time.perf_counter()
     store = ResultStore(out)
     store.check_out()
-    # the code's revision (a third of a CPU-second) now, before any worker
-    # starts or a file is locked: a Ctrl-C during it stops the batch at once
-    row_version()
     wanted = sorted(set(tasks))
     todo = wanted if repair else _not_done(store, wanted)
     report = BatchReport(planned=len(wanted), skipped=len(wanted) - len(todo), out=str(store.path))
@@ -242,6 +239,10 @@ def run_batch(
             on_start(report.planned, report.skipped)
         report.seconds = time.perf_counter() - started
         return report
+    # the code's revision (a third of a CPU-second; the version check above may have
+    # computed it) before any worker starts or a file is locked: a Ctrl-C during it
+    # stops the batch at once. A finished run never needs it.
+    row_version()
     backend = backend or InlineBackend()
     # the backend first: a scheduler that cannot be reached is said before the
     # results folder is made or locked
